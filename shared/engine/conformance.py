@@ -1,0 +1,146 @@
+"""Checks every game must pass, run over seeded random playouts.
+
+Game test suites call ``check_playouts`` for each player count and option set. For every step
+of a random playout it asserts that:
+
+* the seats in ``to_act`` have legal moves and the others have none;
+* every listed legal move is accepted by ``decide`` (all of them on sampled steps);
+* malformed and unlisted moves are rejected with ``IllegalMove`` and a reason;
+* the state is plain JSON, and folding the whole log from scratch equals the live state;
+* a seat's view and legal moves are the same in a *determinized* state built from that view
+  (so nothing the seat cannot know influences what it sees), and a redacted event never holds
+  another seat's private part or a secret;
+* the playout ends with an ``outcome`` within ``max_steps``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..canonical import clone, encode
+from ..rng import FastRng, SeededRng
+from .errors import IllegalMove
+from .game import Game
+
+JUNK_MOVES = [
+    None, 42, "pass", [], {}, {"type": 7}, {"type": "no-such-move"},
+    {"type": "no-such-move", "card": "x"},
+]
+
+
+@dataclass
+class PlayoutResult:
+    state: dict
+    events: list
+    steps: int
+
+
+def _mutations(move: dict) -> list[dict]:
+    """Near-miss variants of a legal move (wrong values, extra and missing fields)."""
+    out = [dict(move, bogus_field=1)]
+    for key, value in move.items():
+        if key == "type":
+            continue
+        out.append({k: v for k, v in move.items() if k != key})
+        out.append(dict(move, **{key: "\u2603not-a-value"}))
+        if isinstance(value, int) and not isinstance(value, bool):
+            out.append(dict(move, **{key: value + 1000}))
+    return out
+
+
+def check_playout(
+    game: Game,
+    players: int,
+    options: dict | None = None,
+    *,
+    seed: int = 0,
+    max_steps: int = 5000,
+    full_check_every: int = 7,
+    must_finish: bool = True,
+) -> PlayoutResult:
+    opts = game.validate_options(players, options or {})
+    secret = f"seed-{seed}".encode()
+    events = game.setup(players, opts, SeededRng(secret, "setup"))
+    state = game.fold(events)
+    chooser = FastRng(seed)
+    steps = 0
+    while game.outcome(state) is None:
+        assert steps < max_steps, f"{game.id}: no outcome after {max_steps} steps (seed {seed})"
+        full = steps % full_check_every == 0
+        _check_state(game, state, players, events, full=full, rng=chooser)
+        acting = game.to_act(state)
+        assert acting, f"{game.id}: nobody to act in an unfinished game (step {steps}, seed {seed})"
+        seat = acting[chooser.randbelow(len(acting))]
+        moves = game.legal_moves(state, seat)
+        if full:
+            for m in moves:
+                game.decide(state, seat, clone(m), SeededRng(secret, f"probe-{steps}"))
+            _check_rejections(game, state, seat, moves)
+        move = moves[chooser.randbelow(len(moves))]
+        new_events = game.decide(state, seat, clone(move), SeededRng(secret, len(events)))
+        assert new_events, f"{game.id}: move {move} produced no events"
+        for ev in new_events:
+            state = game.evolve(state, ev)
+        events.extend(new_events)
+        steps += 1
+    _check_state(game, state, players, events, full=True, rng=chooser)
+    if must_finish:
+        assert game.outcome(state) is not None
+        result = game.outcome(state)
+        assert len(result.ranks) == players and len(result.scores) == players
+        assert all(game.legal_moves(state, s) == [] for s in range(players)), "moves after the end"
+    return PlayoutResult(state=state, events=events, steps=steps)
+
+
+def check_playouts(game: Game, players: int, options: dict | None = None, *, seeds=range(5), **kw) -> list[PlayoutResult]:
+    return [check_playout(game, players, options, seed=s, **kw) for s in seeds]
+
+
+def _check_rejections(game: Game, state: dict, seat: int, moves: list[dict]) -> None:
+    candidates = list(JUNK_MOVES)
+    for m in moves[:3]:
+        candidates.extend(_mutations(m))
+    for junk in candidates:
+        if junk in moves:
+            continue
+        try:
+            game.decide(state, seat, junk, FastRng(0))
+        except IllegalMove as err:
+            assert err.reason and isinstance(err.reason, str)
+        else:
+            raise AssertionError(f"{game.id}: unlisted move {junk!r} was accepted")
+
+
+def _check_state(game: Game, state: dict, players: int, events: list, *, full: bool, rng) -> None:
+    acting = set(game.to_act(state))
+    for s in range(players):
+        has = bool(game.legal_moves(state, s))
+        assert has == (s in acting), f"{game.id}: seat {s} legal moves vs to_act disagree ({acting})"
+    if not full:
+        return
+    assert encode(clone(state)) == encode(state), "state is not plain JSON"
+    rebuilt = game.fold(events)
+    assert encode(rebuilt) == encode(state), f"{game.id}: replay differs from live state"
+    for seat in list(range(players)) + [None]:
+        view = game.view(state, seat)
+        encode(view)
+        if seat is None:
+            continue
+        twin = game.determinize(clone(view), seat, rng)
+        assert encode(game.view(twin, seat)) == encode(view), (
+            f"{game.id}: seat {seat}'s view depends on what it cannot know"
+        )
+        assert game.legal_moves(twin, seat) == game.legal_moves(state, seat), (
+            f"{game.id}: seat {seat}'s legal moves depend on what it cannot know"
+        )
+    for ev in events[-10:]:
+        for seat in list(range(players)) + [None]:
+            red = game.redact(ev, seat)
+            assert "secret" not in red and "private" not in red
+            for other, part in (ev.get("private") or {}).items():
+                if seat is not None and other == str(seat):
+                    continue
+                for key, value in part.items():
+                    if key not in ev.get("data", {}):
+                        assert key not in red["data"] or red["data"][key] != value, (
+                            f"{game.id}: {ev['type']} leaks seat {other}'s {key} to {seat}"
+                        )

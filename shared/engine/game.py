@@ -1,0 +1,196 @@
+"""The engine contract every game implements, as a base class with sensible defaults.
+
+A game is a pure, I/O-free description:
+
+* metadata — ``id``, ``title``, ``min_players``, ``max_players``, ``version`` and ``Options`` (a
+  marshmallow schema of the game's options);
+* ``setup(players, options, rng) -> events`` — the opening, chance outcomes inside the events;
+* ``apply(state, event)`` — folds one event into the state *in place* (``evolve`` wraps it
+  purely); never draws randomness;
+* ``legal_moves(state, seat) -> [move]`` — every legal move, each a JSON object that can be
+  posted back verbatim;
+* ``play(tx, seat, move)`` — carries out a move already known to be legal by emitting events on
+  the transaction ``tx`` (``decide`` validates and wraps it);
+* ``to_act(state) -> [seat]`` — whose input is awaited;
+* ``view(state, seat | None)`` — what a seat (or a spectator) may see;
+* ``determinize(view, seat, rng) -> state`` — a full state consistent with that view;
+* ``outcome(state) -> Outcome | None``;
+* ``heuristic(state, seat) -> float`` — how good the state looks for the seat (greedy bots).
+
+State and events are plain JSON (string keys only); ``clone`` enforces it.
+"""
+from __future__ import annotations
+
+from typing import Any, ClassVar, Mapping
+
+from marshmallow import Schema, ValidationError
+
+from ..canonical import clone
+from ..rng import Rng
+from .errors import IllegalMove
+from .events import Event, make_event, redact as default_redact
+from .outcome import Outcome
+
+State = dict
+Move = dict
+
+
+class Tx:
+    """A decision in progress: events emitted so far and the state they lead to.
+
+    ``emit`` folds each event into ``tx.state`` at once, so the rest of a move's logic sees its
+    own effects (a reshuffle before a draw, a hand limit after a gain).
+    """
+
+    __slots__ = ("game", "state", "rng", "events")
+
+    def __init__(self, game: "Game", state: State, rng: Rng):
+        self.game = game
+        self.state = clone(state)
+        self.rng = rng
+        self.events: list[Event] = []
+
+    def emit(self, type: str, data: Mapping[str, Any] | None = None, *, private=None, secret=None) -> Event:
+        event = make_event(type, data, private=private, secret=secret)
+        self.game.apply(self.state, event)
+        self.events.append(event)
+        return event
+
+
+class Game:
+    """Base class for games; subclasses fill in the rules."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    version: ClassVar[str] = "1"
+    Options: ClassVar[type[Schema]] = Schema
+
+    # ----- options -----------------------------------------------------------------------
+    def validate_options(self, players: int, options: Mapping[str, Any] | None) -> dict:
+        """Options with defaults filled in; raises ``ValueError`` with a reason when invalid."""
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"{self.id} is played by {self.min_players} to {self.max_players} players, not {players}"
+            )
+        try:
+            loaded = self.Options().load(dict(options or {}))
+        except ValidationError as err:
+            raise ValueError(f"invalid options: {err.messages}") from None
+        self.check_options(players, loaded)
+        return loaded
+
+    def check_options(self, players: int, options: dict) -> None:
+        """Cross-field checks of options against the player count (raise ``ValueError``)."""
+
+    # ----- the contract ------------------------------------------------------------------
+    def setup(self, players: int, options: dict, rng: Rng) -> list[Event]:
+        raise NotImplementedError
+
+    def apply(self, state: State, event: Event) -> None:
+        raise NotImplementedError
+
+    def evolve(self, state: State, event: Event) -> State:
+        """Pure: the state after ``event``."""
+        new = clone(state)
+        self.apply(new, event)
+        return new
+
+    def fold(self, events: list[Event], state: State | None = None) -> State:
+        """The state after all ``events``, starting from ``state`` (or the empty state)."""
+        new = clone(state) if state is not None else {}
+        for event in events:
+            self.apply(new, event)
+        return new
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        raise NotImplementedError
+
+    def play(self, tx: Tx, seat: int, move: Move) -> None:
+        raise NotImplementedError
+
+    def decide(self, state: State, seat: int, move: Move, rng: Rng) -> list[Event]:
+        """The events of ``move`` by ``seat``; raises ``IllegalMove`` with a reason."""
+        legal = self.legal_moves(state, seat)
+        if move not in legal:
+            raise IllegalMove(explain_illegal(move, legal))
+        tx = Tx(self, state, rng)
+        self.play(tx, seat, move)
+        return tx.events
+
+    def to_act(self, state: State) -> list[int]:
+        raise NotImplementedError
+
+    def view(self, state: State, seat: int | None) -> dict:
+        raise NotImplementedError
+
+    def redact(self, event: Event, seat: int | None) -> Event:
+        return default_redact(event, seat)
+
+    def determinize(self, view: dict, seat: int, rng: Rng) -> State:
+        raise NotImplementedError
+
+    def outcome(self, state: State) -> Outcome | None:
+        raise NotImplementedError
+
+    def heuristic(self, state: State, seat: int) -> float:
+        """How good ``state`` looks for ``seat``; the default knows only wins and losses."""
+        result = self.outcome(state)
+        if result is None:
+            return 0.0
+        return 1.0 if result.ranks[seat] == 1 else -1.0
+
+    # ----- description for clients -------------------------------------------------------
+    def describe(self) -> dict:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "version": self.version,
+            "options": describe_schema(self.Options()),
+        }
+
+
+def explain_illegal(move: Any, legal: list[Move]) -> str:
+    """A reason a client can act on, built from the seat's own legal moves."""
+    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+        return 'a move is a JSON object with a string "type"'
+    if not legal:
+        return "you have no decision to make now"
+    types = sorted({m["type"] for m in legal})
+    same = [m for m in legal if m["type"] == move["type"]]
+    if not same:
+        return f"move type {move['type']!r} is not legal now; legal types: {', '.join(types)}"
+    keys = sorted({k for m in same for k in m} | set(move))
+    for key in keys:
+        if key == "type":
+            continue
+        allowed = []
+        for m in same:
+            if m.get(key) not in allowed:
+                allowed.append(m.get(key))
+        if move.get(key) not in allowed:
+            shown = ", ".join(repr(a) for a in allowed[:12]) + (" ..." if len(allowed) > 12 else "")
+            return f"{move['type']}: {key!r} must be one of {shown}, not {move.get(key)!r}"
+    return f"{move['type']}: this combination of parameters is not legal now"
+
+
+def describe_schema(schema: Schema) -> dict:
+    """A JSON description of a marshmallow schema's fields, for ``GET /v1/games``."""
+    out = {}
+    for name, f in schema.fields.items():
+        entry: dict[str, Any] = {"type": type(f).__name__.lower(), "required": f.required}
+        default = f.load_default
+        if default is not None and not callable(default) and repr(default) != "<marshmallow.missing>":
+            entry["default"] = default
+        choices = getattr(getattr(f, "validate", None), "choices", None)
+        for v in getattr(f, "validators", []) or []:
+            choices = getattr(v, "choices", choices)
+        if choices is not None:
+            entry["choices"] = list(choices)
+        if f.metadata.get("description"):
+            entry["description"] = f.metadata["description"]
+        out[name] = entry
+    return out

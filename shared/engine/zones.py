@@ -1,0 +1,64 @@
+"""Decks and zones: ordered lists of card ids, some of them hidden.
+
+A zone is a plain list in the game state; index 0 is the *top*. These helpers keep the moves
+between zones (draw, discard, reshuffle) the same in every game. Randomness is only ever used in
+``decide`` (``plan_reshuffle``); the resulting order is recorded in the event and applied by
+``evolve`` through ``reshuffle``.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ..rng import Rng
+
+
+def take_top(zone: list, n: int) -> list:
+    """Remove and return up to ``n`` cards from the top of ``zone``."""
+    taken = zone[:n]
+    del zone[:n]
+    return taken
+
+
+def put_top(zone: list, cards: Sequence) -> None:
+    """Place ``cards`` on top of ``zone``; ``cards[0]`` ends up topmost."""
+    zone[:0] = list(cards)
+
+
+def put_bottom(zone: list, cards: Sequence) -> None:
+    zone.extend(cards)
+
+
+def remove(zone: list, cards: Sequence) -> None:
+    """Remove one copy of each card; raises ``ValueError`` if one is missing."""
+    for card in cards:
+        zone.remove(card)
+
+
+def move(src: list, dst: list, cards: Sequence, *, to_top: bool = False) -> None:
+    remove(src, cards)
+    if to_top:
+        put_top(dst, cards)
+    else:
+        put_bottom(dst, cards)
+
+
+def reshuffle(deck: list, discard: list, order: Sequence) -> None:
+    """Apply a recorded reshuffle: the discard becomes the deck (under what is left) in ``order``."""
+    if sorted(map(str, order)) != sorted(map(str, discard)):
+        raise ValueError("reshuffle order must be a permutation of the discard pile")
+    deck.extend(order)
+    discard.clear()
+
+
+def plan_reshuffle(discard: Sequence, rng: Rng) -> list:
+    """The new order of a discard pile shuffled into a deck (decide-time only)."""
+    return rng.shuffled(discard)
+
+
+def draws_needing_reshuffle(deck: Sequence, n: int) -> bool:
+    return len(deck) < n
+
+
+def shown(zone: Sequence[Any], visible: bool) -> list | dict:
+    """A zone as a viewer sees it: its cards, or only how many there are."""
+    return list(zone) if visible else {"count": len(zone)}

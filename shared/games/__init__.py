@@ -1,0 +1,1 @@
+"""The games. Each subpackage registers itself with ``shared.engine.registry`` on import."""

@@ -6,7 +6,8 @@ A game is a pure, I/O-free description:
   marshmallow schema of the game's options);
 * ``setup(players, options, rng) -> events`` — the opening, chance outcomes inside the events;
 * ``apply(state, event)`` — folds one event into the state *in place* (``evolve`` wraps it
-  purely); never draws randomness;
+  purely); never draws randomness; it receives its own copy of the event, so it may keep the
+  event's lists in the state;
 * ``legal_moves(state, seat) -> [move]`` — every legal move, each a JSON object that can be
   posted back verbatim;
 * ``play(tx, seat, move)`` — carries out a move already known to be legal by emitting events on
@@ -52,7 +53,7 @@ class Tx:
 
     def emit(self, type: str, data: Mapping[str, Any] | None = None, *, private=None, secret=None) -> Event:
         event = make_event(type, data, private=private, secret=secret)
-        self.game.apply(self.state, event)
+        self.game.apply(self.state, clone(event))
         self.events.append(event)
         return event
 
@@ -94,13 +95,13 @@ class Game:
     def evolve(self, state: State, event: Event) -> State:
         """Pure: the state after ``event``."""
         new = clone(state)
-        self.apply(new, event)
+        self.apply(new, clone(event))
         return new
 
     def fold(self, events: list[Event], state: State | None = None) -> State:
         """The state after all ``events``, starting from ``state`` (or the empty state)."""
         new = clone(state) if state is not None else {}
-        for event in events:
+        for event in clone(events):
             self.apply(new, event)
         return new
 

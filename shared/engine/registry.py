@@ -1,12 +1,14 @@
 """Where games register, and where services find them without naming any.
 
 Each game package under ``shared.games`` calls ``register(GameClass())`` when imported;
-``load_all`` imports every such package. Several versions of one game may be registered: a
+``load_all`` imports every such package, and the modules named in ``GAME_MODULES``
+(comma-separated) for games that live elsewhere. Several versions of one game may be registered: a
 match is always replayed with the version that wrote it.
 """
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 
 from .game import Game
@@ -36,6 +38,8 @@ def load_all() -> None:
 
     for mod in pkgutil.iter_modules(games.__path__):
         importlib.import_module(f"{games.__name__}.{mod.name}")
+    for extra in filter(None, os.environ.get("GAME_MODULES", "").split(",")):
+        importlib.import_module(extra.strip())  # plug-in games outside this package
     _loaded = True
 
 

@@ -1,0 +1,27 @@
+"""Configuration from the environment, with local defaults."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+def _env(name: str, default: str) -> str:
+    return os.environ.get(name, default)
+
+
+@dataclass(frozen=True)
+class Config:
+    redis_url: str = field(default_factory=lambda: _env("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    auth_secret: str = field(default_factory=lambda: _env("AUTH_SECRET", "dev-secret-change-me"))
+    matchmaking_url: str = field(default_factory=lambda: _env("MATCHMAKING_URL", "http://127.0.0.1:8001"))
+    rules_url: str = field(default_factory=lambda: _env("RULES_URL", "http://127.0.0.1:8002"))
+    scoring_url: str = field(default_factory=lambda: _env("SCORING_URL", "http://127.0.0.1:8003"))
+    snapshot_every: int = field(default_factory=lambda: int(_env("SNAPSHOT_EVERY", "50")))
+    bot_queue: str = field(default_factory=lambda: _env("BOT_QUEUE", "bots"))
+    bot_retry_after_s: float = field(default_factory=lambda: float(_env("BOT_RETRY_AFTER_S", "20")))
+    table_wait_s: float = field(default_factory=lambda: float(_env("TABLE_WAIT_S", "15")))
+    search_iterations: int = field(default_factory=lambda: int(_env("SEARCH_ITERATIONS", "150")))
+
+
+def load() -> Config:
+    return Config()

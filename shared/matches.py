@@ -1,0 +1,451 @@
+"""Matches: the engine contract run against the event store.
+
+This is everything the rules service does to a match, without HTTP: create it, take a move,
+hand a seat to a bot, answer views, legal moves and the redacted log, and audit it. A match's
+state is the fold of its log; this module only caches it (per process, and as snapshots every
+``snapshot_every`` events), and every cache can be dropped without changing an answer.
+
+Framework events (type ``match.*``) wrap the game's own events in the same log:
+
+* ``match.created``          — game, engine version, options, seats, seed commitment
+* ``match.seat_handed_over`` — a seat is played by a bot from now on (timeout, resignation)
+* ``match.ended``            — the outcome, and the seed revealed
+* ``match.aborted``          — the match stopped without a result; the seed revealed
+"""
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from .canonical import clone, dumps, encode, loads, sha256_hex
+from .engine import registry
+from .engine.errors import IllegalMove
+from .engine.game import Game
+from .engine.outcome import Outcome
+from .eventstore.chain import GENESIS, verify_chain
+from .eventstore.store import Conflict, EventStore
+from .rng import SeededRng
+
+CREATED, HANDED_OVER, ENDED, ABORTED = "match.created", "match.seat_handed_over", "match.ended", "match.aborted"
+
+
+class NotFound(Exception):
+    pass
+
+
+class Forbidden(Exception):
+    pass
+
+
+class MatchOver(Exception):
+    pass
+
+
+class Invalid(Exception):
+    """A request that cannot create or change a match (unknown game, bad options)."""
+
+
+@dataclass
+class Submitted:
+    version: int
+    events: list[dict]
+    records: list[dict]
+    state: dict | None  # None for a replayed idempotent answer
+    replayed: bool = False
+
+    def body(self) -> dict:
+        return {"version": self.version, "events": self.events}
+
+
+# ----- the match envelope: framework state around the game's state ---------------------------
+def apply_record(mstate: dict, record: dict, game: Game) -> None:
+    kind = record["type"]
+    if kind == CREATED:
+        d = record["data"]
+        mstate.update(
+            match_id=d["match_id"], game_id=d["game"], engine=d["engine"], options=d["options"],
+            seats=d["seats"], seed_commitment=d["seed_commitment"], status="active",
+            controllers=[s.get("bot") or "human" for s in d["seats"]], abandoned=[],
+            outcome=None, game={},
+        )
+    elif kind == HANDED_OVER:
+        seat = record["data"]["seat"]
+        mstate["controllers"][seat] = record["data"]["bot"]
+        if seat not in mstate["abandoned"]:
+            mstate["abandoned"].append(seat)
+    elif kind == ENDED:
+        mstate["status"] = "finished"
+        mstate["outcome"] = record["data"]["outcome"]
+    elif kind == ABORTED:
+        mstate["status"] = "aborted"
+    else:
+        game.apply(mstate["game"], clone(record))
+    mstate["version"] = record["seq"]
+    mstate["head_hash"] = record["hash"]
+
+
+def event_core(ev: dict) -> dict:
+    return {k: ev[k] for k in ("type", "data", "private", "secret") if ev.get(k) is not None}
+
+
+class _Cache:
+    """A small thread-safe LRU of match states."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._d: OrderedDict[str, dict] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> dict | None:
+        with self._lock:
+            value = self._d.get(key)
+            if value is not None:
+                self._d.move_to_end(key)
+            return value
+
+    def put(self, key: str, value: dict) -> None:
+        with self._lock:
+            self._d[key] = value
+            self._d.move_to_end(key)
+            while len(self._d) > self.size:
+                self._d.popitem(last=False)
+
+    def drop(self, key: str) -> None:
+        with self._lock:
+            self._d.pop(key, None)
+
+
+class Matches:
+    def __init__(self, store: EventStore, *, snapshot_every: int = 50, cache_size: int = 1024, clock=time.time):
+        self.store = store
+        self.snapshot_every = snapshot_every
+        self.clock = clock
+        self._cache = _Cache(cache_size)
+        self._seeds: dict[str, bytes] = {}
+
+    # ----- helpers -------------------------------------------------------------------------
+    @staticmethod
+    def game_of(mstate: dict) -> Game:
+        return registry.get(mstate["game_id"], mstate["engine"])
+
+    def _seed(self, match_id: str) -> bytes:
+        seed = self._seeds.get(match_id)
+        if seed is None:
+            seed = self._seeds[match_id] = self.store.seed(match_id)
+        return seed
+
+    def _record(self, event: dict, engine: str, cause: dict | None = None) -> dict:
+        rec = event_core(event)
+        rec["at"] = round(self.clock(), 3)
+        rec["engine"] = engine
+        if cause is not None:
+            rec["cause"] = cause
+        return rec
+
+    # ----- creation ------------------------------------------------------------------------
+    def create(self, match_id: str, game_id: str, options: dict | None, seats: list[dict]) -> dict:
+        """Create the match (idempotent: an existing match is returned as it is)."""
+        try:
+            game = registry.get(game_id)
+        except KeyError:
+            raise Invalid(f"unknown game {game_id!r}") from None
+        try:
+            opts = game.validate_options(len(seats), options)
+        except ValueError as err:
+            raise Invalid(str(err)) from None
+        if self.store.exists(match_id):
+            return self.state(match_id)
+        seed = self.store.put_seed(match_id, secrets.token_bytes(32))
+        created = {
+            "type": CREATED,
+            "data": {
+                "match_id": match_id, "game": game.id, "engine": game.version, "options": opts,
+                "seats": seats, "seed_commitment": sha256_hex(seed),
+            },
+        }
+        records = [self._record(created, game.version, cause={"system": "create"})]
+        records += [self._record(ev, game.version) for ev in game.setup(len(seats), opts, SeededRng(seed, "setup"))]
+        mstate: dict = {}
+        for rec in records:
+            apply_record(mstate, dict(rec, seq=0, hash=""), game)
+        meta = {
+            "game": game.id, "engine": game.version, "options": dumps(opts), "seats": dumps(seats),
+            "status": "active", "to_act": dumps(game.to_act(mstate["game"])), "created_at": str(self.clock()),
+        }
+        try:
+            result = self.store.append(match_id, 0, GENESIS, records, seed, meta=meta)
+        except Conflict:
+            return self.state(match_id)
+        for rec in result.records:
+            mstate["version"], mstate["head_hash"] = rec["seq"], rec["hash"]
+        self._cache.put(match_id, mstate)
+        return mstate
+
+    # ----- reading state -------------------------------------------------------------------
+    def state(self, match_id: str, at: int | None = None) -> dict:
+        """The match state at version ``at`` (the head when None); raises NotFound."""
+        head = self.store.version(match_id)
+        if head == 0:
+            raise NotFound(match_id)
+        target = head if at is None else at
+        if not 1 <= target <= head:
+            raise NotFound(f"version {target} (the log has {head} events)")
+        cached = self._cache.get(match_id)
+        if cached is not None and cached["version"] == target:
+            return cached
+        if cached is not None and cached["version"] < target and at is None:
+            base_version, base = cached["version"], clone(cached)
+        else:
+            snap = self.store.latest_snapshot(match_id, target)
+            base_version, base = snap if snap else (0, {})
+        records = self.store.read(match_id, after=base_version, until=target)
+        mstate = base
+        game = self.game_of(mstate) if mstate else None
+        for rec in records:
+            if game is None and rec["type"] == CREATED:
+                game = registry.get(rec["data"]["game"], rec["data"]["engine"])
+            apply_record(mstate, rec, game)
+        if at is None:
+            self._cache.put(match_id, mstate)
+        return mstate
+
+    def forget(self, match_id: str) -> None:
+        """Drop the process cache of one match (tests, and after an external change)."""
+        self._cache.drop(match_id)
+
+    # ----- writing -------------------------------------------------------------------------
+    def _current_for_write(self, match_id: str, expected: int) -> dict:
+        cached = self._cache.get(match_id)
+        if cached is not None and cached["version"] == expected:
+            return cached
+        if cached is not None and cached["version"] > expected:
+            raise Conflict(cached["version"])
+        mstate = self.state(match_id)
+        if mstate["version"] != expected:
+            raise Conflict(mstate["version"])
+        return mstate
+
+    def submit(self, match_id: str, seat: int, move, expected_version: int, idempotency_key: str | None = None) -> Submitted:
+        """Take ``seat``'s move; raises NotFound, Conflict, MatchOver, Forbidden or IllegalMove."""
+        field = f"{seat}:{idempotency_key}" if idempotency_key else None
+        if field:
+            prior = self.store.idempotent_response(match_id, field)
+            if prior is not None:
+                body = loads(prior)
+                return Submitted(body["version"], body["events"], [], None, replayed=True)
+        mstate = self._current_for_write(match_id, expected_version)
+        if mstate["status"] != "active":
+            raise MatchOver(f"the match is {mstate['status']}")
+        game = self.game_of(mstate)
+        if seat not in game.to_act(mstate["game"]):
+            raise Forbidden(f"seat {seat} has no decision to make now")
+        seed = self._seed(match_id)
+        events = game.decide(mstate["game"], seat, move, SeededRng(seed, expected_version))
+        return self._commit(match_id, mstate, game, events, {"seat": seat, "move": move}, field, viewer=seat)
+
+    def hand_over(self, match_id: str, seat: int, bot: str, reason: str, *, expected_version: int | None = None) -> Submitted:
+        """A bot plays ``seat`` from now on; the player is flagged as having abandoned."""
+        mstate = self.state(match_id) if expected_version is None else self._current_for_write(match_id, expected_version)
+        if mstate["status"] != "active":
+            raise MatchOver(f"the match is {mstate['status']}")
+        event = {"type": HANDED_OVER, "data": {"seat": seat, "bot": bot, "reason": reason}}
+        return self._commit(match_id, mstate, self.game_of(mstate), [event], {"system": reason}, None, viewer=seat)
+
+    def abort(self, match_id: str, reason: str) -> Submitted:
+        mstate = self.state(match_id)
+        if mstate["status"] != "active":
+            raise MatchOver(f"the match is {mstate['status']}")
+        event = {"type": ABORTED, "data": {"reason": reason, "seed": self._seed(match_id).hex()}}
+        return self._commit(match_id, mstate, self.game_of(mstate), [event], {"system": "abort"}, None, viewer=None)
+
+    def _commit(self, match_id, mstate, game, events, cause, field, *, viewer) -> Submitted:
+        new = clone(mstate)
+        seq = new["version"]
+        records = []
+        for i, ev in enumerate(events):
+            rec = self._record(ev, new["engine"], cause if i == 0 else None)
+            records.append(rec)
+            seq += 1
+            apply_record(new, dict(rec, seq=seq, hash=""), game)
+        if new["status"] == "active":
+            result = game.outcome(new["game"])
+            if result is not None:
+                ended = {"type": ENDED, "data": {"outcome": result.to_json(), "seed": self._seed(match_id).hex()}}
+                rec = self._record(ended, new["engine"])
+                records.append(rec)
+                seq += 1
+                apply_record(new, dict(rec, seq=seq, hash=""), game)
+        meta = {"status": new["status"], "to_act": dumps(self.to_act(new))}
+        if new["outcome"] is not None:
+            meta["result"] = dumps(new["outcome"])
+        finished = new["status"] != "active"
+
+        def response(sealed: list[dict]) -> str:
+            return dumps({"version": sealed[-1]["seq"], "events": [self.present(r, viewer, game, finished) for r in sealed]})
+
+        result = self.store.append(
+            match_id, mstate["version"], mstate["head_hash"], records, self._seed(match_id),
+            meta=meta, idempotency_field=field, response=response,
+        )
+        if result.duplicate is not None:
+            body = loads(result.duplicate)
+            return Submitted(body["version"], body["events"], [], None, replayed=True)
+        last = result.records[-1]
+        new["version"], new["head_hash"] = last["seq"], last["hash"]
+        self._cache.put(match_id, new)
+        if self.snapshot_every and new["version"] // self.snapshot_every > mstate["version"] // self.snapshot_every:
+            self.store.save_snapshot(match_id, new["version"], new)
+        events_out = [self.present(r, viewer, game, finished) for r in result.records]
+        return Submitted(new["version"], events_out, result.records, new)
+
+    # ----- what clients see ------------------------------------------------------------------
+    @staticmethod
+    def to_act(mstate: dict) -> list[int]:
+        if mstate["status"] != "active":
+            return []
+        return registry.get(mstate["game_id"], mstate["engine"]).to_act(mstate["game"])
+
+    def present(self, record: dict, viewer: int | None, game: Game, open_: bool) -> dict:
+        """A stored record as ``viewer`` may see it (everything once the match is over)."""
+        out = {k: record.get(k) for k in ("seq", "type", "at", "prev_hash", "hash", "hidden_digest")}
+        if open_:
+            out["data"] = record["data"]
+            for k in ("private", "secret", "cause"):
+                if record.get(k) is not None:
+                    out[k] = record[k]
+        elif record["type"].startswith("match."):
+            out["data"] = record["data"]
+        else:
+            out["data"] = game.redact(record, viewer)["data"]
+        return out
+
+    def summary(self, mstate: dict) -> dict:
+        out = {
+            "match_id": mstate["match_id"], "game": mstate["game_id"], "engine": mstate["engine"],
+            "options": mstate["options"], "seats": self.seats_out(mstate), "status": mstate["status"],
+            "version": mstate["version"], "to_act": self.to_act(mstate), "head_hash": mstate["head_hash"],
+        }
+        if mstate["outcome"] is not None:
+            out["result"] = mstate["outcome"]
+        return out
+
+    @staticmethod
+    def seats_out(mstate: dict) -> list[dict]:
+        out = []
+        for i, s in enumerate(mstate["seats"]):
+            entry = {"seat": i, **s, "controller": mstate["controllers"][i]}
+            if i in mstate["abandoned"]:
+                entry["abandoned"] = True
+            out.append(entry)
+        return out
+
+    def view(self, match_id: str, seat: int | None, at: int | None = None) -> dict:
+        mstate = self.state(match_id, at)
+        game = self.game_of(mstate)
+        over = self.state(match_id)["status"] != "active" if at is not None else mstate["status"] != "active"
+        state = clone(mstate["game"]) if over else game.view(mstate["game"], seat)
+        return {"match_id": match_id, "version": mstate["version"], "seat": seat,
+                "to_act": self.to_act(mstate), "status": mstate["status"], "state": state}
+
+    def legal_moves(self, match_id: str, seat: int) -> dict:
+        mstate = self.state(match_id)
+        moves = []
+        if mstate["status"] == "active" and seat in self.to_act(mstate):
+            moves = self.game_of(mstate).legal_moves(mstate["game"], seat)
+        return {"version": mstate["version"], "seat": seat, "moves": moves}
+
+    def events(self, match_id: str, viewer: int | None, after: int = 0, limit: int = 100) -> dict:
+        mstate = self.state(match_id)
+        game = self.game_of(mstate)
+        records = self.store.read(match_id, after=after, limit=limit)
+        over = mstate["status"] != "active"
+        out = [self.present(r, viewer, game, over) for r in records]
+        return {"events": out, "next_after": out[-1]["seq"] if out else after}
+
+    # ----- audit -----------------------------------------------------------------------------
+    def audit(self, match_id: str) -> dict:
+        mstate = self.state(match_id)
+        records = self.store.read(match_id)
+        seed = self._seed(match_id)
+        chain_valid, chain_reason = verify_chain(records, seed)
+        head_ok = bool(records) and records[-1]["hash"] == mstate["head_hash"] == self.store.meta(match_id).get("head_hash")
+        replay_valid, replay_reason = self._check_replay(match_id, records, mstate)
+        out = {
+            "match_id": match_id, "chain_valid": chain_valid and head_ok, "replay_valid": replay_valid,
+            "head_hash": mstate["head_hash"], "seed_commitment": mstate["seed_commitment"], "version": mstate["version"],
+        }
+        problems = [p for p in (chain_reason, None if head_ok else "head hash differs from the log", replay_reason) if p]
+        if mstate["status"] != "active":
+            out["seed"] = seed.hex()
+            chance_valid, chance_reason = self._check_chance(records, seed)
+            out["chance_valid"] = chance_valid
+            if chance_reason:
+                problems.append(chance_reason)
+        if problems:
+            out["problems"] = problems
+        return out
+
+    def _check_replay(self, match_id: str, records: list[dict], live: dict) -> tuple[bool, str | None]:
+        try:
+            game = None
+            folded: dict = {}
+            snaps = {}
+            for rec in records:
+                if game is None:
+                    game = registry.get(rec["data"]["game"], rec["data"]["engine"])
+                apply_record(folded, rec, game)
+            if encode(folded) != encode(live):
+                return False, "folding the log does not give the served state"
+            for version in range(self.snapshot_every, len(records) + 1, self.snapshot_every or len(records) + 1):
+                snap = self.store.latest_snapshot(match_id, version)
+                if snap and snap[0] == version:
+                    snaps[version] = snap[1]
+            partial: dict = {}
+            for rec in records:
+                apply_record(partial, rec, game)
+                if rec["seq"] in snaps and encode(snaps[rec["seq"]]) != encode(partial):
+                    return False, f"snapshot at version {rec['seq']} differs from the log"
+            return True, None
+        except Exception as err:  # a log that cannot be folded is not valid
+            return False, f"replay failed: {err}"
+
+    def _check_chance(self, records: list[dict], seed: bytes) -> tuple[bool, str | None]:
+        """Re-derive every decision from the revealed seed and compare with the log."""
+        if not records or records[0]["type"] != CREATED:
+            return False, "the log does not start with match.created"
+        created = records[0]["data"]
+        if sha256_hex(seed) != created["seed_commitment"]:
+            return False, "the revealed seed does not match its commitment"
+        game = registry.get(created["game"], created["engine"])
+        batches: list[list[dict]] = []
+        for rec in records:
+            if rec.get("cause") is not None or not batches:
+                batches.append([])
+            batches[-1].append(rec)
+        mstate: dict = {}
+        for batch in batches:
+            cause = batch[0].get("cause") or {}
+            logged = [event_core(r) for r in batch if not r["type"].startswith("match.")]
+            if cause.get("system") == "create":
+                expected = [event_core(e) for e in game.setup(len(created["seats"]), created["options"], SeededRng(seed, "setup"))]
+            elif "seat" in cause:
+                try:
+                    expected = [event_core(e) for e in game.decide(
+                        mstate["game"], cause["seat"], cause["move"], SeededRng(seed, mstate["version"]))]
+                except IllegalMove as err:
+                    return False, f"version {mstate['version']}: logged move was illegal ({err.reason})"
+            else:
+                expected = logged
+            if encode(expected) != encode(logged):
+                return False, f"events after version {mstate.get('version', 0)} differ from what the seed gives"
+            for rec in batch:
+                apply_record(mstate, rec, game)
+        return True, None
+
+
+def outcome_of(mstate: dict) -> Outcome | None:
+    raw = mstate.get("outcome")
+    return Outcome.from_json(raw) if raw else None

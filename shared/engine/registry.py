@@ -8,14 +8,18 @@ match is always replayed with the version that wrote it.
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 import pkgutil
 
 from .game import Game
 
+log = logging.getLogger(__name__)
+
 _games: dict[tuple[str, str], Game] = {}
 _latest: dict[str, Game] = {}
 _loaded = False
+load_errors: dict[str, str] = {}  # module -> error, for games that failed to import
 
 
 def register(game: Game) -> Game:
@@ -36,10 +40,14 @@ def load_all() -> None:
         return
     from .. import games
 
-    for mod in pkgutil.iter_modules(games.__path__):
-        importlib.import_module(f"{games.__name__}.{mod.name}")
-    for extra in filter(None, os.environ.get("GAME_MODULES", "").split(",")):
-        importlib.import_module(extra.strip())  # plug-in games outside this package
+    names = [f"{games.__name__}.{mod.name}" for mod in pkgutil.iter_modules(games.__path__)]
+    names += [x.strip() for x in os.environ.get("GAME_MODULES", "").split(",") if x.strip()]
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception as err:  # one broken game must not take the others down
+            load_errors[name] = f"{type(err).__name__}: {err}"
+            log.exception("game module %s failed to import", name)
     _loaded = True
 
 

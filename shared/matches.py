@@ -69,7 +69,7 @@ def apply_record(mstate: dict, record: dict, game: Game) -> None:
             match_id=d["match_id"], game_id=d["game"], engine=d["engine"], options=d["options"],
             seats=d["seats"], seed_commitment=d["seed_commitment"], status="active",
             controllers=[s.get("bot") or "human" for s in d["seats"]], abandoned=[],
-            outcome=None, game={},
+            outcome=None, game={}, turn_seconds=d.get("turn_seconds"),
         )
     elif kind == HANDED_OVER:
         seat = record["data"]["seat"]
@@ -146,8 +146,12 @@ class Matches:
         return rec
 
     # ----- creation ------------------------------------------------------------------------
-    def create(self, match_id: str, game_id: str, options: dict | None, seats: list[dict]) -> dict:
-        """Create the match (idempotent: an existing match is returned as it is)."""
+    def create(self, match_id: str, game_id: str, options: dict | None, seats: list[dict],
+               *, turn_seconds: float | None = None) -> dict:
+        """Create the match (idempotent: an existing match is returned as it is).
+
+        ``turn_seconds``: each decision's time limit; a seat that lets it pass is handed to a bot.
+        """
         try:
             game = registry.get(game_id)
         except KeyError:
@@ -163,7 +167,7 @@ class Matches:
             "type": CREATED,
             "data": {
                 "match_id": match_id, "game": game.id, "engine": game.version, "options": opts,
-                "seats": seats, "seed_commitment": sha256_hex(seed),
+                "seats": seats, "seed_commitment": sha256_hex(seed), "turn_seconds": turn_seconds,
             },
         }
         records = [self._record(created, game.version, cause={"system": "create"})]
@@ -327,6 +331,7 @@ class Matches:
             "match_id": mstate["match_id"], "game": mstate["game_id"], "engine": mstate["engine"],
             "options": mstate["options"], "seats": self.seats_out(mstate), "status": mstate["status"],
             "version": mstate["version"], "to_act": self.to_act(mstate), "head_hash": mstate["head_hash"],
+            "turn_seconds": mstate.get("turn_seconds"),
         }
         if mstate["outcome"] is not None:
             out["result"] = mstate["outcome"]

@@ -1,0 +1,22 @@
+"""The rules service: owns every match's event log (``create_app`` is the Flask factory)."""
+from __future__ import annotations
+
+import os
+
+from shared.config import Config, load
+from shared.engine import registry
+from shared.web import create_base_app
+
+from .routes import blp
+from .runtime import Runtime
+
+
+def create_app(config: Config | None = None):
+    config = config or load()
+    rt = Runtime.build(config)
+    app, api = create_base_app("rules", config, rt.redis)
+    app.extensions.update(matches=rt.matches, followups=rt.followups, deadlines=rt.deadlines, runtime=rt,
+                          config_sse_keepalive=float(os.environ.get("SSE_KEEPALIVE_S", "15")))
+    registry.load_all()
+    api.register_blueprint(blp)
+    return app

@@ -1,0 +1,199 @@
+"""The rules service's public endpoints (API.md, "Rules service")."""
+from __future__ import annotations
+
+import time
+
+from flask import Response, current_app, request, stream_with_context
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from shared.canonical import dumps
+from shared.engine.errors import IllegalMove
+from shared.eventstore.store import Conflict, keys
+from shared.matches import Forbidden, Matches, MatchOver, NotFound
+from shared.web import ApiError, principal
+
+from . import schemas as s
+
+blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Matches: state, moves, logs, audits")
+
+
+def _matches() -> Matches:
+    return current_app.extensions["matches"]
+
+
+def _state(match_id: str, at: int | None = None) -> dict:
+    try:
+        return _matches().state(match_id, at)
+    except NotFound:
+        if at is not None and _matches().store.exists(match_id):
+            raise ApiError(404, "Not Found", f"match {match_id} has no version {at}", "no-such-version")
+        raise ApiError(404, "Not Found", f"no match {match_id!r}", "no-such-match") from None
+
+
+def _seat(mstate: dict, *, required: bool) -> int | None:
+    """The seat the caller holds in this match (None for a spectator)."""
+    who = principal(required)
+    if who is None:
+        return None
+    if who.is_bot:
+        seat = who.bot_seat
+        ok = who.bot_match == mstate["match_id"] and 0 <= seat < len(mstate["seats"]) \
+            and mstate["controllers"][seat] != "human"
+        if ok:
+            return seat
+        if required:
+            raise ApiError(403, "Forbidden", "this bot token does not play a seat of this match", "not-seated")
+        return None
+    for i, seat in enumerate(mstate["seats"]):
+        if seat.get("player_id") == who.player_id:
+            if required and mstate["controllers"][i] != "human":
+                raise ApiError(403, "Forbidden", f"seat {i} is played by a bot since it was handed over",
+                               "seat-handed-over")
+            return i
+    if required:
+        raise ApiError(403, "Forbidden", "you do not hold a seat in this match", "not-seated")
+    return None
+
+
+@blp.route("/<match_id>")
+class MatchResource(MethodView):
+    @blp.response(200, s.MatchSummary)
+    def get(self, match_id):
+        """The match: game, seats, status, version, who is to act, head hash, result."""
+        mstate = _state(match_id)
+        out = _matches().summary(mstate)
+        deadlines = current_app.extensions["deadlines"].deadline_of(match_id, mstate["version"])
+        if deadlines:
+            out["deadlines"] = deadlines
+        return out
+
+
+@blp.route("/<match_id>/view")
+class ViewResource(MethodView):
+    @blp.arguments(s.ViewArgs, location="query")
+    @blp.response(200, s.ViewOut)
+    def get(self, args, match_id):
+        """The state as the caller's seat (or a spectator) may see it, optionally at version ``at``."""
+        mstate = _state(match_id)
+        seat = _seat(mstate, required=False)
+        if "at" in args:
+            _state(match_id, args["at"])
+        return _matches().view(match_id, seat, args.get("at"))
+
+
+@blp.route("/<match_id>/legal-moves")
+class LegalMovesResource(MethodView):
+    @blp.response(200, s.LegalMovesOut)
+    def get(self, match_id):
+        """Every move the caller's seat may make now (empty when it need not act)."""
+        mstate = _state(match_id)
+        return _matches().legal_moves(match_id, _seat(mstate, required=True))
+
+
+@blp.route("/<match_id>/moves")
+class MovesResource(MethodView):
+    @blp.arguments(s.MoveBody)
+    @blp.response(201, s.MoveOut)
+    def post(self, body, match_id):
+        """Make a move; 409 on a stale version, 422 with the reason for an illegal move."""
+        mstate = _state(match_id)
+        seat = _seat(mstate, required=True)
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not (0 < len(key) <= 200):
+            raise ApiError(400, "Bad Request", "Idempotency-Key must be 1 to 200 characters", "bad-idempotency-key")
+        try:
+            done = _matches().submit(match_id, seat, body["move"], body["expected_version"], key)
+        except Conflict as err:
+            raise ApiError(409, "Conflict", f"expected_version {body['expected_version']} is stale: the match is "
+                           f"at version {err.current}", "stale-version", current_version=err.current) from None
+        except MatchOver as err:
+            raise ApiError(409, "Conflict", str(err), "match-over") from None
+        except Forbidden as err:
+            raise ApiError(403, "Forbidden", str(err), "not-your-decision") from None
+        except IllegalMove as err:
+            raise ApiError(422, "Illegal Move", err.reason, "illegal-move") from None
+        if not done.replayed:
+            current_app.extensions["followups"].after_change(done.state)
+            current_app.extensions["deadlines"].after_change(done.state, moved=seat)
+        return done.body()
+
+
+@blp.route("/<match_id>/resign")
+class ResignResource(MethodView):
+    @blp.response(201, s.MoveOut)
+    def post(self, match_id):
+        """Leave the match: a greedy bot plays the seat from now on and the player is ranked last."""
+        mstate = _state(match_id)
+        seat = _seat(mstate, required=True)
+        try:
+            done = _matches().hand_over(match_id, seat, "greedy", "resigned")
+        except MatchOver as err:
+            raise ApiError(409, "Conflict", str(err), "match-over") from None
+        except Conflict as err:
+            raise ApiError(409, "Conflict", "the match changed; try again", "stale-version",
+                           current_version=err.current) from None
+        current_app.extensions["followups"].after_change(done.state)
+        current_app.extensions["deadlines"].after_change(done.state, moved=seat)
+        return done.body()
+
+
+@blp.route("/<match_id>/events")
+class EventsResource(MethodView):
+    @blp.arguments(s.EventsArgs, location="query")
+    @blp.response(200, s.EventsOut)
+    def get(self, args, match_id):
+        """The log, redacted for the caller, from ``after`` (at most ``limit`` events)."""
+        mstate = _state(match_id)
+        return _matches().events(match_id, _seat(mstate, required=False), args["after"], args["limit"])
+
+
+@blp.route("/<match_id>/audit")
+class AuditResource(MethodView):
+    @blp.response(200, s.AuditOut)
+    def get(self, match_id):
+        """Checks the hash chain and the replay; once finished, reveals the seed and re-derives chance."""
+        _state(match_id)
+        return _matches().audit(match_id)
+
+
+@blp.route("/<match_id>/stream")
+class StreamResource(MethodView):
+    @blp.doc(responses={200: {"description": "text/event-stream of redacted events"}})
+    def get(self, match_id):
+        """Server-sent events, one per log event (id = seq); honours Last-Event-ID."""
+        mstate = _state(match_id)
+        seat = _seat(mstate, required=False)
+        raw_last = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
+        try:
+            last = int(raw_last)
+        except ValueError:
+            raise ApiError(400, "Bad Request", "Last-Event-ID must be an event seq (an integer)", "bad-last-event-id")
+        matches = _matches()
+        client = current_app.extensions["redis"]
+        keepalive = current_app.extensions["config_sse_keepalive"]
+        log_key = keys(match_id)["log"]
+
+        def events():
+            nonlocal last
+            yield ": connected\n\n"
+            while True:
+                records = matches.store.read(match_id, after=last, limit=200)
+                if records:
+                    current = matches.state(match_id)
+                    game = matches.game_of(current)
+                    over = current["status"] != "active"
+                    for rec in records:
+                        body = dumps(matches.present(rec, seat, game, over))
+                        yield f"id: {rec['seq']}\nevent: {rec['type']}\ndata: {body}\n\n"
+                        last = rec["seq"]
+                    continue
+                current = matches.state(match_id)
+                if current["status"] != "active" and last >= current["version"]:
+                    return
+                got = client.xread({log_key: f"0-{last}"}, count=1, block=int(keepalive * 1000))
+                if not got:
+                    yield f": keep-alive {int(time.time())}\n\n"
+
+        return Response(stream_with_context(events()), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -1,0 +1,36 @@
+"""The rules service's parts, built once per process from the configuration."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import redis
+
+from shared.config import Config
+from shared.eventstore.store import EventStore
+from shared.matches import Matches
+
+from .deadlines import Deadlines
+from .followups import Followups
+
+
+@dataclass
+class Runtime:
+    config: Config
+    redis: redis.Redis
+    matches: Matches
+    followups: Followups
+    deadlines: Deadlines
+
+    @classmethod
+    def build(cls, config: Config) -> "Runtime":
+        client = redis.Redis.from_url(config.redis_url)
+        matches = Matches(EventStore(client), snapshot_every=config.snapshot_every)
+        return cls(config, client, matches, Followups(client, matches, config), Deadlines(client, matches))
+
+    def create_match(self, message: dict) -> dict:
+        """Create a match from a "match formed" message and start its bots and clocks."""
+        mstate = self.matches.create(message["match_id"], message["game"], message.get("options") or {},
+                                     message["seats"], turn_seconds=message.get("turn_seconds"))
+        self.followups.after_change(mstate)
+        self.deadlines.after_change(mstate)
+        return mstate

@@ -1,0 +1,77 @@
+"""Request and response schemas of the rules service (they generate its OpenAPI document)."""
+from marshmallow import Schema, fields, validate
+
+
+class MoveBody(Schema):
+    move = fields.Dict(required=True, metadata={"description": "a move exactly as listed by legal-moves"})
+    expected_version = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+
+
+class ViewArgs(Schema):
+    at = fields.Integer(validate=validate.Range(min=1))
+
+
+class EventsArgs(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
+class Seat(Schema):
+    seat = fields.Integer()
+    player_id = fields.String()
+    name = fields.String()
+    bot = fields.String()
+    controller = fields.String()
+    abandoned = fields.Boolean()
+
+
+class MatchSummary(Schema):
+    match_id = fields.String()
+    game = fields.String()
+    engine = fields.String()
+    options = fields.Dict()
+    seats = fields.List(fields.Nested(Seat))
+    status = fields.String()
+    version = fields.Integer()
+    to_act = fields.List(fields.Integer())
+    head_hash = fields.String()
+    result = fields.Dict()
+    turn_seconds = fields.Float(allow_none=True)
+    deadlines = fields.Dict(metadata={"description": "seat -> unix time its pending decision is due"})
+
+
+class ViewOut(Schema):
+    match_id = fields.String()
+    version = fields.Integer()
+    seat = fields.Integer(allow_none=True)
+    to_act = fields.List(fields.Integer())
+    status = fields.String()
+    state = fields.Raw()
+
+
+class LegalMovesOut(Schema):
+    version = fields.Integer()
+    seat = fields.Integer()
+    moves = fields.List(fields.Dict())
+
+
+class MoveOut(Schema):
+    version = fields.Integer()
+    events = fields.List(fields.Dict())
+
+
+class EventsOut(Schema):
+    events = fields.List(fields.Dict())
+    next_after = fields.Integer()
+
+
+class AuditOut(Schema):
+    match_id = fields.String()
+    chain_valid = fields.Boolean()
+    replay_valid = fields.Boolean()
+    head_hash = fields.String()
+    seed_commitment = fields.String()
+    seed = fields.String()
+    chance_valid = fields.Boolean()
+    version = fields.Integer()
+    problems = fields.List(fields.String())

@@ -1,0 +1,34 @@
+"""Scores finished matches from the stream (``python -m services.scoring.consumer``)."""
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+
+import redis
+
+from shared.config import load
+from shared.streams import MATCHES_FINISHED, Consumer
+
+from .store import ScoringStore
+
+GROUP = "scoring"
+
+
+def make_consumer(client: redis.Redis, **kw) -> Consumer:
+    store = ScoringStore(client)
+    return Consumer(client, MATCHES_FINISHED, GROUP, lambda _id, message: store.record(message), **kw)
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    client = redis.Redis.from_url(load().redis_url)
+    consumer = make_consumer(client)
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    consumer.run(stop, block_ms=500)
+
+
+if __name__ == "__main__":
+    main()

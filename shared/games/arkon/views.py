@@ -1,0 +1,126 @@
+"""What a seat may see (``view``) and a full state consistent with it (``determinize``).
+
+Hidden: other hands, the deck (its order and contents), face-down bid cards of others (a seat
+sees who has bid, how many cards each placed face down, and its own cards), Iverion's look at
+the deck. A seat resolving Thievery sees the target's hand (``peek``).
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from shared.canonical import clone
+from shared.engine import commitments, pending
+from shared.rng import Rng
+
+from .cards import deck_counts
+
+PUBLIC = ("players", "options", "roles", "first", "turn", "phase", "put_up", "iverion_used",
+          "discard", "clans", "action", "window", "pending", "winners")
+
+
+def _drafting(bid: dict) -> int | None:
+    c = bid["commit"]
+    waiting = commitments.waiting(c) if c else []
+    return waiting[0] if waiting else None
+
+
+def _public_bid(bid: dict | None, seat: int | None) -> dict | None:
+    if bid is None:
+        return None
+    out = {k: v for k, v in bid.items() if k not in ("commit", "draft")}
+    c = bid["commit"]
+    out["commit"] = commitments.public(c, seat) if c else None
+    sizes = {k: len(v) for k, v in c["values"].items()} if c else {}
+    drafting = _drafting(bid)
+    if drafting is not None:
+        sizes[str(drafting)] = len(bid["draft"])
+        if drafting == seat:
+            out["draft"] = list(bid["draft"])
+    out["sizes"] = sizes
+    return out
+
+
+def peek_target(state: dict, seat: int | None) -> int | None:
+    """The seat whose hand ``seat`` is looking at (Thievery), if any."""
+    top = pending.top(state)
+    if top and top["kind"] == "steal" and top["seat"] == seat:
+        return top["target"]
+    return None
+
+
+def view(state: dict, seat: int | None) -> dict:
+    v = {k: state[k] for k in PUBLIC}
+    v["seat"] = seat
+    v["hand"] = state["hands"][seat] if seat is not None else None
+    v["hand_sizes"] = [len(h) for h in state["hands"]]
+    v["deck_size"] = len(state["deck"])
+    v["bid"] = _public_bid(state["bid"], seat)
+    look = state["look"]
+    v["look"] = None if look is None else {
+        "seat": look["seat"], "size": len(look["cards"]),
+        **({"cards": look["cards"]} if look["seat"] == seat else {}),
+    }
+    target = peek_target(state, seat)
+    v["peek"] = None if target is None else {"seat": target, "hand": state["hands"][target]}
+    return clone(v)
+
+
+def determinize(v: dict, seat: int, rng: Rng) -> dict:
+    """A full state: what ``seat`` knows from ``v``, the unknown cards shuffled into the hidden
+    places (other hands, others' face-down bids, Iverion's look, the deck) at their known sizes."""
+    s = {k: clone(v[k]) for k in PUBLIC}
+    bid, look, peek = v["bid"], v["look"], v["peek"]
+    unknown = deck_counts(v["options"])
+    known: list[str] = list(v["hand"]) + list(v["discard"]) + [c for cl in v["clans"] for c in cl]
+    if v["action"]:
+        known.append(v["action"]["card"])
+    if bid:
+        known.append(bid["clan"])
+        if bid["revealed"] is not None and bid["winner"] is None:
+            known += [c for cards in bid["revealed"].values() for c in cards]
+        known += (bid["commit"] or {}).get("mine", []) + bid.get("draft", [])
+    if look and "cards" in look:
+        known += look["cards"]
+    if peek:
+        known += peek["hand"]
+    unknown.subtract(known)
+    pool = rng.shuffled(list(unknown.elements()))
+
+    def deal(n: int) -> list[str]:
+        cards = pool[:n]
+        del pool[:n]
+        return cards
+
+    hands = []
+    for i, size in enumerate(v["hand_sizes"]):
+        if i == seat:
+            hands.append(list(v["hand"]))
+        elif peek and peek["seat"] == i:
+            hands.append(list(peek["hand"]))
+        else:
+            hands.append(deal(size))
+    s["hands"] = hands
+    s["bid"] = None if bid is None else _hidden_bid(bid, seat, deal)
+    s["look"] = None if look is None else {
+        "seat": look["seat"], "cards": list(look["cards"]) if "cards" in look else deal(look["size"]),
+    }
+    s["deck"] = deal(v["deck_size"])
+    assert not pool, "determinize: card count mismatch"
+    return s
+
+
+def _hidden_bid(bid: dict, seat: int, deal) -> dict:
+    out = {k: clone(v) for k, v in bid.items() if k not in ("commit", "draft", "sizes")}
+    c = bid["commit"]
+    out["draft"] = []
+    out["commit"] = None
+    if c:
+        values = {}
+        for s in c["committed"]:
+            values[str(s)] = list(c["mine"]) if s == seat else deal(bid["sizes"][str(s)])
+        out["commit"] = {"seats": c["seats"], "ordered": c["ordered"], "values": values}
+        drafting = commitments.waiting(out["commit"])
+        if drafting:
+            d = drafting[0]
+            out["draft"] = list(bid["draft"]) if d == seat else deal(bid["sizes"][str(d)])
+    return out

@@ -1,0 +1,150 @@
+"""Step 4: conflict in every hex over the population limit, in the current player's order.
+
+Per hex: the current player's Bow removes one defender first (optional), a player with Evasion
+may retreat, then every side present (players, and Invaders) removes one member at a time,
+simultaneously, until at most one side remains; a lone player over the limit removes members
+down to it. Deserted villages fall by the at-any-time village rule (see ``reducer``).
+"""
+from __future__ import annotations
+
+from .board import (invaders_at, members, neighbours, population, population_limit, seats_in,
+                    tribe_total)
+from .content import EVENTS
+from .decisions import ask, register, resolve, set_step
+from .event_cards import leave, slot_of
+from .goals import has_ability
+from .powers import has_power
+
+
+def overfull(state: dict) -> list[int]:
+    limit, fought = population_limit(state), state["turn"].get("fought", [])
+    return [h for h in range(len(state["terrain"]))
+            if h not in fought and tribe_total(state, h) > 0 and population(state, h) > limit]
+
+
+def _set_fight(tx, fight: dict | None, fought: list | None = None) -> None:
+    fields = {"fight": fight}
+    if fought is not None:
+        fields["fought"] = fought
+    tx.emit("turn_set", {"set": fields})
+
+
+def begin(tx, hex_: int) -> None:
+    seat = tx.state["turn"]["seat"]
+    tx.emit("conflict_started", {"hex": hex_})
+    _set_fight(tx, {"hex": hex_, "stage": "bow", "attacker_present": members(tx.state, hex_, seat) > 0})
+
+
+def proceed(tx) -> None:
+    """Advance step 4 by one stage (the flow loop calls it until it asks or moves on)."""
+    state = tx.state
+    fight = state["turn"]["fight"]
+    seat = state["turn"]["seat"]
+    if fight is None:
+        hexes = overfull(state)
+        if not hexes:
+            set_step(tx, "goals")
+        elif len(hexes) == 1:
+            begin(tx, hexes[0])
+        else:
+            ask(tx, seat, "conflict_order", options=hexes)
+        return
+    h = fight["hex"]
+    if fight["stage"] == "bow":
+        _set_fight(tx, dict(fight, stage="evade"))
+        if bow_targets(state, h):
+            ask(tx, seat, "bow", hex=h)
+    elif fight["stage"] == "evade":
+        _set_fight(tx, dict(fight, stage="fight"))
+        for s in seats_in(state, h):
+            if has_power(state, s, "evasion") and retreats(state, h, s):
+                ask(tx, s, "evade", hex=h)
+    else:
+        fight_out(tx, h, fight["attacker_present"])
+        _set_fight(tx, None, state["turn"].get("fought", []) + [h])
+
+
+def bow_targets(state: dict, hex_: int) -> list[int]:
+    """Defenders the current player's Bow may hit (only on their turn, when they are present)."""
+    seat = state["turn"]["seat"]
+    if not has_ability(state, seat, "bow") or members(state, hex_, seat) == 0:
+        return []
+    return [s for s in seats_in(state, hex_) if s != seat]
+
+
+def retreats(state: dict, hex_: int, seat: int) -> list[int]:
+    """Evasion: adjacent hexes holding only ``seat``'s tribe that the retreat would not overfill."""
+    limit, mine = population_limit(state), members(state, hex_, seat)
+    out = []
+    for d in neighbours(state, hex_):
+        row = state["pop"][d]
+        if row[seat] > 0 and sum(row) == row[seat] and invaders_at(state, d) == 0 and row[seat] + mine <= limit:
+            out.append(d)
+    return out
+
+
+def removals(counts: list[int], invaders: int, limit: int) -> tuple[list[int], int]:
+    """Simultaneous removal: each side present loses one per round until at most one side is
+    left; a lone player still over the limit then removes down to it."""
+    counts, removed, inv_removed = list(counts), [0] * len(counts), 0
+    while sum(1 for c in counts if c > 0) + (1 if invaders > 0 else 0) >= 2:
+        for s, c in enumerate(counts):
+            if c > 0:
+                counts[s] -= 1
+                removed[s] += 1
+        if invaders > 0:
+            invaders -= 1
+            inv_removed += 1
+    for s, c in enumerate(counts):
+        if c > limit:
+            removed[s] += c - limit
+    return removed, inv_removed
+
+
+def fight_out(tx, hex_: int, attacker_present: bool) -> None:
+    state = tx.state
+    had_invaders = invaders_at(state, hex_)
+    removed, inv_removed = removals(state["pop"][hex_], had_invaders, population_limit(state))
+    tx.emit("conflict_resolved", {"hex": hex_, "removed": removed, "invaders": inv_removed})
+    if had_invaders and invaders_at(state, hex_) == 0:
+        slot = slot_of(state, "invaders")
+        raid = next(e for e in EVENTS["invaders"]["effects"] if e["op"] == "raiders")
+        leave(tx, slot)
+        if attacker_present:
+            tx.emit("score", {"seat": state["turn"]["seat"], "points": raid["points"], "why": "invaders"})
+
+
+def _legal_order(state, d):
+    return [{"type": "conflict", "hex": h} for h in d["options"]]
+
+
+def _play_order(tx, d, move):
+    resolve(tx)
+    begin(tx, move["hex"])
+
+
+def _legal_bow(state, d):
+    return [{"type": "bow", "target": s} for s in bow_targets(state, d["hex"])] + [{"type": "skip"}]
+
+
+def _play_bow(tx, d, move):
+    resolve(tx)
+    if move["type"] == "bow":
+        tx.emit("members_removed", {"seat": move["target"], "hex": d["hex"], "count": 1, "why": "bow"})
+
+
+def _legal_evade(state, d):
+    return [{"type": "evade", "hex": h} for h in retreats(state, d["hex"], d["seat"])] + [{"type": "stay"}]
+
+
+def _play_evade(tx, d, move):
+    resolve(tx)
+    if move["type"] == "evade":
+        count = members(tx.state, d["hex"], d["seat"])
+        tx.emit("members_moved", {"seat": d["seat"], "from": d["hex"], "to": move["hex"], "count": count,
+                                  "why": "evasion"})
+
+
+register("conflict_order", _legal_order, _play_order)
+register("bow", _legal_bow, _play_bow)
+register("evade", _legal_evade, _play_evade)

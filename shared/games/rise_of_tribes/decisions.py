@@ -1,0 +1,49 @@
+"""Pending decisions: who must answer what, the moves that answer it, and how each is played.
+
+A decision is a plain dict on ``state["pending"]`` (top last) with ``seat`` and ``kind``. Each
+kind registers a ``legal(state, decision) -> [move]`` and a ``play(tx, decision, move)``; the
+play function pops or updates its decision through the events below.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+KINDS: dict[str, tuple[Callable, Callable]] = {}
+
+
+def register(kind: str, legal: Callable, play: Callable) -> None:
+    KINDS[kind] = (legal, play)
+
+
+def top(state: dict) -> dict | None:
+    return state["pending"][-1] if state["pending"] else None
+
+
+def ask(tx, seat: int, kind: str, **params) -> None:
+    tx.emit("ask", {"decision": {"seat": seat, "kind": kind, **params}})
+
+
+def update(tx, **fields) -> None:
+    tx.emit("update", {"set": fields})
+
+
+def resolve(tx) -> None:
+    tx.emit("resolved", {})
+
+
+def set_step(tx, step: str) -> None:
+    tx.emit("step", {"step": step})
+
+
+def legal_moves(state: dict, seat: int) -> list[dict]:
+    if state.get("winner") is not None:
+        return []
+    d = top(state)
+    if d is None or d["seat"] != seat:
+        return []
+    return KINDS[d["kind"]][0](state, d)
+
+
+def play(tx, move: dict) -> None:
+    d = top(tx.state)
+    KINDS[d["kind"]][1](tx, d, move)

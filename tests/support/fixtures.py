@@ -27,3 +27,16 @@ def r(redis_url):
     client = redis.Redis.from_url(redis_url)
     yield client
     client.close()
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    """Every service of deploy/Procfile, on free ports, with a Redis of its own."""
+    from tests.support.stack import start_stack
+
+    workdir = tmp_path_factory.mktemp("stack")
+    server = localredis.start(workdir / "redis")
+    s = start_stack(server.url, workdir)
+    yield s
+    s.stop()
+    server.stop()

@@ -1,0 +1,31 @@
+# Two commands do all set-up on a fresh machine:  `make run`  and  `make test`.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test demo bench eval lint clean rebuild-scores
+
+$(STAMP): requirements.txt requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --upgrade --quiet pip
+	$(VENV)/bin/pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+run: $(STAMP)         ## the whole stack: three services, consumers, two bot workers
+	$(PY) -m deploy.run
+
+test: $(STAMP)        ## the whole test suite (own Redis servers, own services)
+	$(PY) -m pytest -n 2 --dist loadfile
+
+demo: $(STAMP)        ## with `make run` going: a full match over HTTP (GAME=arkon by default)
+	$(PY) -m scripts.demo --game $(or $(GAME),arkon)
+
+bench: $(STAMP)       ## benchmarks; results to docs/benchmarks.md
+	$(PY) -m bench.run_all
+
+rebuild-scores: $(STAMP)  ## drop scoring data and rescore every finished match
+	$(PY) -m services.scoring.rebuild
+
+clean:
+	rm -rf $(VENV) .data

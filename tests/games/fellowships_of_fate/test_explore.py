@@ -1,0 +1,174 @@
+"""Explore: turn order, playing and activating members, interruption, passing, Cleanup."""
+from .helpers import (ACTIVATE, GAME, SKIP, explore, finish_explore, form, gain, moves, play, step, steps,
+                      turn_seat)
+
+HANDS3 = {
+    0: ["warrior", "magician", "cleric", "sage"],
+    1: ["warrior", "werewolf", "cleric", "thief"],
+    2: ["magician", "werewolf", "tactician", "archaeologist"],
+}
+
+
+def _card(state, seat, member):
+    return next(c for c in state["seats"][seat]["play"] if c["id"] == member)
+
+
+def test_rule_turns_go_clockwise_from_the_starting_player():
+    state = explore(3, HANDS3, start=1)
+    order = []
+    for _ in range(3):
+        order.append(turn_seat(state))
+        state = steps(state, play(state["seats"][turn_seat(state)]["hand"][0], "legendary"))
+    assert order == [1, 2, 0] and turn_seat(state) == 1
+
+
+def test_rule_no_upright_member_play_a_member_declaring_nameless_or_legendary():
+    state = explore(3, HANDS3)
+    legal = moves(state)
+    assert {m["type"] for m in legal} == {"play"}
+    for member in HANDS3[0]:
+        assert play(member, "nameless") in legal and play(member, "legendary") in legal
+    assert len(legal) == 8
+
+
+def test_rule_nameless_resolves_at_once_then_the_card_turns_sideways():
+    state = explore(3, HANDS3)
+    state, events = step(state, play("warrior", "nameless"))
+    assert state["turn"]["queue"] == [{"op": "gain", "token": "strength"}] * 2
+    assert _card(state, 0, "warrior")["upright"] is False
+    state = steps(state, gain("strength"), gain("strength"))
+    assert state["seats"][0]["tokens"]["strength"] == 2
+    assert turn_seat(state) == 1
+
+
+def test_rule_legendary_ends_the_turn_and_resolves_next_turn_if_still_upright():
+    state = explore(3, HANDS3)
+    state, _ = step(state, play("magician", "legendary"))
+    assert _card(state, 0, "magician")["upright"] is True
+    assert state["seats"][0]["tokens"] == {"strength": 0, "mana": 0, "wisdom": 0}
+    assert turn_seat(state) == 1
+    state = steps(state, play("thief", "nameless"), SKIP, SKIP, play("tactician", "nameless"), SKIP, SKIP)
+    assert turn_seat(state) == 0
+    assert moves(state) == [ACTIVATE]  # with an upright member, a card may not be played
+    state, _ = step(state, ACTIVATE)
+    assert _card(state, 0, "magician")["upright"] is False
+    assert [s["op"] for s in state["turn"]["queue"]] == ["gain", "gain", "overcome"]
+
+
+def test_rule_interruption_turns_same_named_upright_members_of_others_sideways():
+    state = explore(3, HANDS3)
+    state = steps(state, play("warrior", "legendary"))
+    state, events = step(state, play("warrior", "nameless"))  # seat 1 plays a Warrior too
+    state = steps(state, SKIP, SKIP)
+    assert _card(state, 0, "warrior")["upright"] is False
+    end = [e for e in events if e["type"] == "turn_end"]
+    assert not end  # the interruption happens at the END of seat 1's turn
+    assert turn_seat(state) == 2
+
+
+def test_rule_interruption_only_hits_the_name_played_this_turn():
+    state = explore(3, HANDS3)
+    state = steps(state, play("warrior", "legendary"), play("werewolf", "nameless"), SKIP)
+    assert _card(state, 0, "warrior")["upright"] is True
+
+
+def test_rule_interruption_spares_holy_shield():
+    state = explore(3, HANDS3)
+    state = steps(state, play("cleric", "legendary"), play("cleric", "nameless"), SKIP, SKIP)
+    assert _card(state, 0, "cleric")["upright"] is True
+
+
+def test_rule_activating_a_legendary_plays_no_card_so_interrupts_nothing():
+    state = explore(3, HANDS3)
+    state = steps(state, play("cleric", "legendary"), play("cleric", "legendary"), play("tactician", "nameless"),
+                  SKIP, SKIP)
+    assert _card(state, 0, "cleric")["upright"] and _card(state, 1, "cleric")["upright"]
+    state, events = step(state, ACTIVATE)
+    state, events = step(state, SKIP)
+    state, events = step(state, SKIP)  # the Overcome that follows is impossible and passes by itself
+    end = next(e for e in events if e["type"] == "turn_end")["data"]
+    assert end == {"seat": 0, "played": None, "interrupted": []}
+    assert _card(state, 1, "cleric")["upright"]
+
+
+def test_rule_interrupted_legendary_does_not_resolve():
+    state = explore(3, HANDS3)
+    state = steps(state, play("magician", "legendary"), play("werewolf", "nameless"), SKIP,
+                  play("magician", "nameless"), SKIP, SKIP)
+    assert turn_seat(state) == 0
+    assert {m["type"] for m in moves(state)} == {"play"}
+
+
+def test_rule_player_who_cannot_act_passes_and_phase_ends_when_all_pass():
+    state = explore(2, {0: ["warrior", "magician", "cleric", "sage"], 1: ["thief", "werewolf", "cleric", "sage"]})
+    order = []
+    while state["phase"] == "explore":
+        order.append(turn_seat(state))
+        state = steps(state, play(state["seats"][turn_seat(state)]["hand"][0], "nameless"))
+        while state["phase"] == "explore" and state["turn"]["queue"]:
+            state = steps(state, SKIP)
+    assert order == [0, 1] * 4
+    assert state["phase"] == "formation" and state["round"] == 2
+
+
+def test_rule_pass_skips_only_the_seat_that_cannot_act():
+    state = explore(2, {0: ["warrior", "magician", "cleric", "sage"], 1: ["thief", "werewolf", "cleric", "sage"]})
+    # seat 0 empties its hand faster: each of its turns is nameless, seat 1 declares legendary each time
+    order = []
+    while state["phase"] == "explore":
+        seat = turn_seat(state)
+        order.append(seat)
+        s = state["seats"][seat]
+        if any(c["upright"] for c in s["play"]):
+            state = steps(state, ACTIVATE)
+        else:
+            state = steps(state, play(s["hand"][0], "nameless" if seat == 0 else "legendary"))
+        while state["phase"] == "explore" and state["turn"]["queue"]:
+            state = steps(state, SKIP)
+    # seat 1 takes 8 turns (4 declarations + 4 activations); seat 0 passes after its 4th
+    assert order == [0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 1, 1]
+
+
+def test_rule_cleanup_last_actor_starts_next_round_and_members_return():
+    state = explore(3, HANDS3, start=2)
+    give_tokens = state["seats"][1]["tokens"]
+    state, log = finish_explore(state)
+    last = [e for e in log if e["type"] == "turn_end"][-1]["data"]["seat"]
+    end = [e for e in log if e["type"] == "round_end"][0]["data"]
+    assert end == {"round": 2, "start_seat": last}
+    assert state["start_seat"] == last and state["round"] == 2
+    for s in state["seats"]:
+        assert s["play"] == [] and s["hand"] == [] and len(s["standby"]) == 9
+    assert give_tokens == state["seats"][1]["tokens"]
+    assert state["phase"] == "formation" and GAME.to_act(state) == [0, 1, 2]
+
+
+def test_rule_cleanup_keeps_field_tokens_and_level1_relics():
+    state = explore(3, HANDS3)
+    state["seats"][0]["tokens"]["mana"] = 5
+    state["seats"][1]["relics"].append({"id": "holy_grail", "turn": 0})
+    field = list(state["field"])
+    state, _ = finish_explore(state)
+    assert state["field"] == field
+    assert state["seats"][0]["tokens"]["mana"] == 5
+    assert state["seats"][1]["relics"] == [{"id": "holy_grail", "turn": 0}]
+
+
+def test_rule_next_round_starts_with_the_new_starting_player():
+    state = explore(3, HANDS3)
+    state, _ = finish_explore(state)
+    start = state["start_seat"]
+    state = form(state, {0: ["thief", "werewolf", "tactician", "sage"], 1: ["magician", "sage", "tactician", "archaeologist"],
+                         2: ["warrior", "cleric", "thief", "sage"]})
+    assert state["phase"] == "explore" and turn_seat(state) == start
+
+
+def test_rule_mythical_beast_in_hand_is_a_fifth_member_this_round():
+    state = explore(3, HANDS3)
+    state["seats"][0]["hand"].append("mythical_beast")
+    state["seats"][0]["members"].append("mythical_beast")
+    legal = moves(state)
+    assert play("mythical_beast", "nameless") in legal
+    state = steps(state, play("mythical_beast", "nameless"), gain("wisdom"))
+    assert moves(state) == [gain("wisdom"), SKIP]  # its Token-of-a-kind box
+    assert gain("strength") not in moves(state)

@@ -308,7 +308,7 @@ class Matches:
     # ----- what clients see ------------------------------------------------------------------
     @staticmethod
     def to_act(mstate: dict) -> list[int]:
-        if mstate["status"] != "active":
+        if mstate["status"] != "active" or not mstate["game"]:
             return []
         return registry.get(mstate["game_id"], mstate["engine"]).to_act(mstate["game"])
 
@@ -351,7 +351,10 @@ class Matches:
         mstate = self.state(match_id, at)
         game = self.game_of(mstate)
         over = self.state(match_id)["status"] != "active" if at is not None else mstate["status"] != "active"
-        state = clone(mstate["game"]) if over else game.view(mstate["game"], seat)
+        if not mstate["game"]:
+            state = None  # before the game's setup events (``at`` pointing at match.created)
+        else:
+            state = clone(mstate["game"]) if over else game.view(mstate["game"], seat)
         return {"match_id": match_id, "version": mstate["version"], "seat": seat,
                 "to_act": self.to_act(mstate), "status": mstate["status"], "state": state}
 

@@ -1,0 +1,111 @@
+"""The event store on a real Redis server: atomic appends, idempotency, the hash chain, snapshots."""
+import threading
+
+import pytest
+
+from shared.canonical import dumps, loads
+from shared.eventstore import EventStore, GENESIS, verify_chain
+from shared.eventstore.store import Conflict, keys
+from shared.matches import Matches
+
+SEED = b"s" * 32
+
+
+def rec(i):
+    return {"type": "tick", "data": {"i": i}, "at": 0.0, "engine": "1"}
+
+
+def test_append_assigns_sequence_numbers_and_chains_hashes(r):
+    store = EventStore(r)
+    a = store.append("m1", 0, GENESIS, [rec(1), rec(2)], SEED)
+    b = store.append("m1", 2, a.records[-1]["hash"], [rec(3)], SEED)
+    records = store.read("m1")
+    assert [x["seq"] for x in records] == [1, 2, 3]
+    assert b.version == 3 and store.meta("m1")["head_hash"] == records[-1]["hash"]
+    assert verify_chain(records, SEED) == (True, None)
+
+
+def test_append_on_a_stale_version_is_a_conflict(r):
+    store = EventStore(r)
+    first = store.append("m1", 0, GENESIS, [rec(1)], SEED)
+    with pytest.raises(Conflict) as err:
+        store.append("m1", 0, GENESIS, [rec(2)], SEED)
+    assert err.value.current == 1
+    with pytest.raises(Conflict):  # right version, wrong head hash
+        store.append("m1", 1, "f" * 64, [rec(2)], SEED)
+    assert len(store.read("m1")) == 1 and first.version == 1
+
+
+def test_of_twenty_concurrent_appends_on_one_version_exactly_one_wins(r):
+    store = EventStore(r)
+    head = store.append("m1", 0, GENESIS, [rec(0)], SEED).records[-1]["hash"]
+    outcomes, barrier = [], threading.Barrier(20)
+
+    def racer(i):
+        barrier.wait()
+        try:
+            store.append("m1", 1, head, [rec(i)], SEED)
+            outcomes.append("ok")
+        except Conflict:
+            outcomes.append("conflict")
+
+    threads = [threading.Thread(target=racer, args=(i,)) for i in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert outcomes.count("ok") == 1 and outcomes.count("conflict") == 19
+    assert len(store.read("m1")) == 2
+
+
+def test_idempotent_retry_returns_the_first_response_and_appends_nothing(r):
+    store = EventStore(r)
+    first = store.append("m1", 0, GENESIS, [rec(1)], SEED, idempotency_field="0:key",
+                         response=lambda sealed: dumps({"version": sealed[-1]["seq"]}))
+    again = store.append("m1", 0, GENESIS, [rec(99)], SEED, idempotency_field="0:key",
+                         response=lambda sealed: dumps({"version": -5}))
+    assert first.version == 1 and loads(again.duplicate) == {"version": 1}
+    assert len(store.read("m1")) == 1
+
+
+def test_altering_any_stored_event_breaks_the_chain(r):
+    store = EventStore(r)
+    store.append("m1", 0, GENESIS, [rec(1), rec(2), rec(3)], SEED)
+    records = store.read("m1")
+    records[1]["data"]["i"] = 42
+    ok, reason = verify_chain(records, SEED)
+    assert not ok and "record 2" in reason
+
+
+def test_hidden_parts_are_bound_by_a_salted_digest(r):
+    store = EventStore(r)
+    hidden = dict(rec(1), private={"0": {"card": 7}})
+    store.append("m1", 0, GENESIS, [hidden], SEED)
+    stored = store.read("m1")
+    assert stored[0]["hidden_digest"]
+    stored[0]["private"]["0"]["card"] = 8
+    assert verify_chain(stored, SEED)[0] is False
+    assert verify_chain(stored, None)[0] is True  # without the seed only the public chain is checked
+
+
+def test_keys_share_one_hash_tag_per_match():
+    tags = {k.split("}")[0] for k in keys("abc").values()}
+    assert tags == {"{m:abc"}
+
+
+def test_state_at_any_version_and_snapshots_are_only_a_cache(r):
+    matches = Matches(EventStore(r), snapshot_every=2)
+    matches.create("m1", "duel", {}, [{"player_id": "a"}, {"player_id": "b"}])
+    version = matches.state("m1")["version"]
+    for _ in range(5):
+        st = matches.state("m1")
+        game = matches.game_of(st)
+        seat = game.to_act(st["game"])[0]
+        move = game.legal_moves(st["game"], seat)[0]
+        version = matches.submit("m1", seat, move, version).version
+    answers = {v: dumps(matches.view("m1", 0, at=v)) for v in range(1, version + 1)}
+    assert r.zcard(keys("m1")["snaps"]) > 0
+    fresh = Matches(EventStore(r), snapshot_every=2)
+    fresh.store.delete_snapshots("m1")
+    assert {v: dumps(fresh.view("m1", 0, at=v)) for v in range(1, version + 1)} == answers
+    assert fresh.audit("m1")["replay_valid"] is True

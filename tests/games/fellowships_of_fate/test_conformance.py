@@ -1,0 +1,93 @@
+"""The engine's conformance property checks plus this game's own hidden-information properties."""
+import pytest
+
+from shared.canonical import clone
+from shared.engine.conformance import check_playouts
+from shared.rng import FastRng, SeededRng
+
+from .helpers import C, GAME
+
+SEEDS = {2: range(25), 3: range(20), 4: range(15), 5: range(12)}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_conformance_random_playouts(players):
+    results = check_playouts(GAME, players, seeds=SEEDS[players])
+    assert all(r.state["phase"] == "over" for r in results)
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_conformance_with_seat0_starting(players):
+    results = check_playouts(GAME, players, {"starting_player": "seat0"}, seeds=range(3), full_check_every=3)
+    assert all(r.events[0]["data"]["start_seat"] == 0 for r in results)
+
+
+def _walk(players, seed):
+    """States and logs of a random playout."""
+    state = GAME.fold(GAME.setup(players, GAME.validate_options(players, {}), SeededRng(b"p%d" % seed, "setup")))
+    rng = FastRng(seed)
+    log = []
+    while GAME.outcome(state) is None:
+        seat = rng.choice(GAME.to_act(state))
+        legal = GAME.legal_moves(state, seat)
+        events = GAME.decide(state, seat, legal[rng.randbelow(len(legal))], rng)
+        state = GAME.fold(events, state)
+        log.extend(events)
+        yield state, events
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_property_hidden_information_never_in_views_or_redacted_events(players):
+    for seed in range(2):
+        for i, (state, events) in enumerate(_walk(players, seed)):
+            if state["phase"] == "over":
+                continue
+            for viewer in [None] + list(range(players)):
+                view = GAME.view(state, viewer)
+                assert set(view["adventure_deck"]) == {"count"}
+                assert set(view["relic_deck"]) == {"count", "level1"}
+                if view["formation"]:
+                    assert "values" not in view["formation"]
+                for other, s in enumerate(view["seats"]):
+                    if other == viewer:
+                        continue
+                    assert "draft" not in s
+                    assert s["hand"] == {"count": len(state["seats"][other]["hand"])}
+                    assert s["journal"] == {"count": len(state["seats"][other]["journal"])}
+                    assert s["standby"] == {"count": len(state["seats"][other]["standby"])}
+                for ev in events:
+                    red = GAME.redact(ev, viewer)
+                    if ev["type"] in ("pick", "unpick") and ev["data"]["seat"] != viewer:
+                        assert red["data"] == {"seat": ev["data"]["seat"]}
+                    assert "adventure_deck" not in red["data"] and "relic_deck" not in red["data"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_property_cards_are_conserved_and_journals_hold_vp_cards(players):
+    for seed in range(2):
+        for state, _ in _walk(players, seed):
+            adventures = list(state["adventure_deck"]) + [c for c in state["field"] if c]
+            relics = list(state["relic_deck"]) + list(state["relics_removed"])
+            for s in state["seats"]:
+                adventures += [c for c in s["journal"] if c in C.adventures]
+                adventures += [m for m in s["members"] if m in C.adventures]
+                relics += [c for c in s["journal"] if c in C.relics] + [r["id"] for r in s["relics"]]
+                assert all(C.has_vp(c) for c in s["journal"])  # only VP cards go under a journal
+                assert all(C.relics[r["id"]].level == 1 for r in s["relics"])
+            assert sorted(adventures) == sorted(C.adventures)
+            assert sorted(relics) == sorted(C.relics)
+            # the relic deck keeps its order: Level 1 relics stay above Level 2 ones
+            levels = [C.relics[r].level for r in state["relic_deck"]]
+            assert levels == sorted(levels)
+
+
+def test_property_determinized_states_are_consistent_with_the_view():
+    for players in (2, 4):
+        for i, (state, _) in enumerate(_walk(players, 7)):
+            if i % 5:
+                continue
+            for seat in range(players):
+                view = GAME.view(state, seat)
+                twin = GAME.determinize(clone(view), seat, FastRng(i))
+                assert GAME.view(twin, seat) == view
+                assert GAME.legal_moves(twin, seat) == GAME.legal_moves(state, seat)

@@ -58,7 +58,9 @@ def _start_hexes(state: dict, d: dict) -> list[int]:
     free = [h for h in range(hex_count(state)) if not opponents_in(state, h, seat) and h not in d["placed"]]
     if d["placed"]:
         near = set(neighbours(state, d["placed"][0]))
-        free = [h for h in free if h in near]
+        return [h for h in free if h in near]
+    if d["hexes"] > 1:
+        free = [h for h in free if any(n in free for n in neighbours(state, h))]
     return free
 
 

@@ -23,7 +23,7 @@ def _setup(state: dict, d: dict, ev: dict) -> None:
         "n": n, "options": d["options"], "start": d["start"], "terrain": d["terrain"],
         "pop": [[0] * n for _ in range(hexes)], "village": [None] * hexes,
         "supply": dict(RULES["resource_supply"], villages=RULES["village_supply"]),
-        "dice": {a: list(f) for a, f in d["dice"].items()},
+        "dice": {a: list(f) for a, f in d["dice"].items()}, "loose": ["unrolled"] * 2,
         "seats": [{
             "tribe": d["tribes"][s], "power": None, "supply": RULES["members_per_player"],
             "res": {r: 0 for r in RESOURCES}, "score": 0, "deck": list(decks[s]), "progress": [],
@@ -90,6 +90,7 @@ def _score(state, d, ev):
 
 def _rolled(state, d, ev):
     state["turn"]["rolled"] = list(d["dice"])
+    state["loose"] = []
 
 
 def _die_changed(state, d, ev):
@@ -99,7 +100,7 @@ def _die_changed(state, d, ev):
 def _die_placed(state, d, ev):
     column = state["dice"][d["action"]]
     column.insert(0, d["face"])
-    column.pop()
+    state["loose"].append(column.pop())
     state["turn"]["rolled"].remove(d["face"])
     state["turn"]["actions"].append(d["action"])
 

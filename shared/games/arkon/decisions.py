@@ -14,7 +14,7 @@ from shared.engine import Tx
 
 from .cards import CARDS
 from .primitives import answered, discard, draw, move_cards
-from .roles import nara_targets
+from .roles import end_iverion, nara_targets
 
 @dataclass(frozen=True)
 class Kind:
@@ -92,6 +92,7 @@ def _bottom_answer(tx, d, move):
     seat = d["seat"]
     to_hand = len(tx.state["look"]["cards"]) - 1
     tx.emit("bottomed", {"seat": seat, "to_hand": to_hand}, private={seat: {"card": move["card"]}})
+    end_iverion(tx)
 
 
 kind("iverion_bottom", _bottom_moves, _bottom_answer)

@@ -14,10 +14,6 @@ from .cards import RULES
 from .clans import has_won
 from .primitives import draw, room
 
-#: The turn's phases in order; the action phases allow action cards, ``bidding`` clans up for bid.
-NEXT_PHASE = {"action1": "bidding", "bidding": "action2", "action2": "draw"}
-
-
 def winners(state: dict) -> list[int]:
     return [seat for seat, clans in enumerate(state["clans"]) if has_won(clans)]
 
@@ -60,9 +56,14 @@ def _continue_bid(tx: Tx) -> bool:
     """One step of the bid's resolution; False while face-down bids are still awaited."""
     bid = tx.state["bid"]
     if bid["revealed"] is None:
-        if not commitments.complete(bid["commit"]):
+        waiting = commitments.waiting(bid["commit"])
+        if not waiting:
+            bidding.reveal(tx)
+        elif not tx.state["hands"][waiting[0]]:
+            # an empty hand has nothing (more) to bid, which everyone can see: place it at once
+            tx.emit("bid_placed", {"seat": waiting[0], "count": len(bid["draft"])})
+        else:
             return False
-        bidding.reveal(tx)
     elif bid["winner"] is None:
         bidding.settle(tx)
     else:

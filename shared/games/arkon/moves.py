@@ -10,11 +10,9 @@ from shared.engine import Tx, commitments, pending, priority
 
 from . import decisions, roles
 from .cards import CARDS
-from .flow import NEXT_PHASE, advance
+from .flow import advance
+from .phases import ACTION_PHASES, NEXT_PHASE
 from .primitives import ask
-
-ACTION_PHASES = ("action1", "action2")
-
 
 def to_act(s: dict) -> list[int]:
     if s["winners"]:

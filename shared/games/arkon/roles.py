@@ -1,8 +1,8 @@
 """Role cards (option ``roles``): each role is a hook the rules call at one moment.
 
-* Iverion (``action_ability``): once per turn in an action phase, discard two same-named cards,
-  look at the top three, put one on the bottom and the rest in hand. Not an action *card*, so
-  there is no counter window (FAQ).
+* Iverion (``action_ability``): once per turn, as the last thing of an action phase, discard two
+  same-named cards, look at the top three, put one on the bottom and the rest in hand. Not an
+  action *card*, so there is no counter window (FAQ).
 * Kala (``after_reveal``): on her turn, after the reveal (and Reinforcements), add one card.
 * Nara (``on_bid_control``): on her turn, after gaining a clan through a bid, may discard a
   clan in play of the same name (Savin matches nothing but itself; FAQ).
@@ -16,6 +16,7 @@ from collections import Counter
 from shared.engine import Tx
 
 from .cards import ROLES
+from .phases import NEXT_PHASE
 from .primitives import ask, discard, ensure_deck
 
 
@@ -43,6 +44,13 @@ def use_iverion(tx: Tx, seat: int, card: str) -> None:
     tx.emit("iverion_looked", {"seat": seat, "count": count}, private={seat: {"cards": s["deck"][:count]}})
     if count:
         ask(tx, seat, "iverion_bottom")
+    else:
+        end_iverion(tx)
+
+
+def end_iverion(tx: Tx) -> None:
+    """The ability "takes place at the end of a phase" (FAQ): the action phase ends with it."""
+    tx.emit("phase", {"phase": NEXT_PHASE[tx.state["phase"]]})
 
 
 # ----- Kala ------------------------------------------------------------------------------------

@@ -1,0 +1,73 @@
+"""Building exact Arkon situations and playing moves through ``decide`` + ``fold``."""
+from __future__ import annotations
+
+from shared.engine import registry
+from shared.engine.priority import current
+from shared.rng import FastRng
+
+GAME = registry.get("arkon")
+
+
+def table(hands, deck=(), *, turn=0, phase="action1", clans=None, discard=(), roles=None,
+          promo=False):
+    """A state with exactly these hands, deck (top first), clans in play and discard pile."""
+    n = len(hands)
+    options = GAME.validate_options(n, {"promo_cards": promo, "roles": roles is not None})
+    setup = {
+        "type": "setup",
+        "data": {"players": n, "options": options, "first": turn, "roles": roles},
+        "private": {str(i): {"hand": list(h)} for i, h in enumerate(hands)},
+        "secret": {"deck": list(deck)},
+    }
+    state = GAME.fold([setup])
+    state["phase"] = phase
+    state["clans"] = [list(c) for c in clans] if clans else [[] for _ in range(n)]
+    state["discard"] = list(discard)
+    return state
+
+
+def act(state, seat, move, seed=0):
+    """Post ``move`` for ``seat``; returns the new state and the events."""
+    events = GAME.decide(state, seat, move, FastRng(seed))
+    return GAME.fold(events, state), events
+
+
+def play_all(state, *steps):
+    """Play several ``(seat, move)`` steps; returns the state and all events."""
+    out = []
+    for seat, move in steps:
+        state, events = act(state, seat, move)
+        out += events
+    return state, out
+
+
+def pass_window(state):
+    """Everyone still holding priority passes."""
+    events = []
+    while state["window"]:
+        state, evs = act(state, current(state["window"]), {"type": "pass"})
+        events += evs
+    return state, events
+
+
+def place_bid(state, seat, cards):
+    """``seat`` bids ``cards`` face down (a seat with no cards left has already bid nothing)."""
+    if not cards and seat not in GAME.to_act(state):
+        assert not state["hands"][seat], "not this seat's turn to bid"
+        return state, []
+    events = []
+    for c in cards:
+        state, evs = act(state, seat, {"type": "bid", "card": c})
+        events += evs
+    if not of_type(events, "bid_placed"):  # else it went down with the last card in hand
+        state, evs = act(state, seat, {"type": "bid_done"})
+        events += evs
+    return state, events
+
+
+def of_type(events, type_):
+    return [e for e in events if e["type"] == type_]
+
+
+def moves(state, seat):
+    return GAME.legal_moves(state, seat)

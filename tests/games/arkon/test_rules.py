@@ -1,0 +1,331 @@
+"""Rulebook clauses: setup, the four phases, bidding, counters and responses, general rules."""
+import pytest
+
+from shared.canonical import encode
+from shared.rng import SeededRng
+
+from .helpers import GAME, act, moves, of_type, pass_window, place_bid, play_all, table
+
+
+# ----- Getting Started -----------------------------------------------------------------------
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_rule_setup_five_cards_each_from_one_shuffled_deck(players):
+    events = GAME.setup(players, GAME.validate_options(players, {}), SeededRng(b"s", "setup"))
+    state = GAME.fold(events)
+    assert [len(h) for h in state["hands"]] == [5] * players
+    assert len(state["deck"]) == 52 - 5 * players
+    everything = state["deck"] + [c for h in state["hands"] for c in h]
+    assert len(everything) == 52 and everything.count("orc") == 4
+    assert state["phase"] == "action1" and state["turn"] == state["first"]
+
+
+def test_rule_first_player_is_random():
+    firsts = {GAME.fold(GAME.setup(4, {"promo_cards": False, "roles": False},
+                                   SeededRng(bytes([i]), "setup")))["first"] for i in range(40)}
+    assert firsts == {0, 1, 2, 3}
+
+
+def test_rule_setup_shuffle_is_recorded_in_the_event_secret():
+    (ev,) = GAME.setup(2, {"promo_cards": False, "roles": False}, SeededRng(b"x", "setup"))
+    assert "deck" in ev["secret"] and ev["private"]["0"]["hand"]
+    for seat in (0, 1):
+        seen = GAME.redact(ev, seat)["data"]
+        assert "deck" not in seen and seen["hand"] == ev["private"][str(seat)]["hand"]
+    assert "hand" not in GAME.redact(ev, None)["data"]
+
+
+# ----- The four phases -------------------------------------------------------------------------
+def test_rule_phases_run_in_order_then_turn_passes_clockwise():
+    state = table([["orc"], ["elf"], ["dwarf"]], deck=["human"] * 10, turn=2)
+    seen = [state["phase"]]
+    for _ in range(3):
+        state, _ = act(state, 2, {"type": "end_phase"})
+        seen.append(state["phase"])
+    assert seen == ["action1", "bidding", "action2", "action1"]
+    assert state["turn"] == 0  # clockwise: seat 2 -> seat 0
+
+
+def test_rule_action_cards_one_at_a_time_and_only_on_your_turn():
+    state = table([["arcane_insight", "arcane_insight"], ["arcane_insight"]], deck=["elf"] * 9)
+    assert moves(state, 1) == []
+    state, _ = act(state, 0, {"type": "play", "card": "arcane_insight"})
+    assert moves(state, 0) == []  # the first card's window must close first
+    state, _ = pass_window(state)
+    assert {"type": "play", "card": "arcane_insight"} in moves(state, 0)
+
+
+def test_rule_no_action_cards_during_bidding_phase():
+    state = table([["arcane_insight", "orc"], ["elf"]], phase="bidding")
+    assert moves(state, 0) == [{"type": "put_up", "card": "orc"}, {"type": "end_phase"}]
+
+
+def test_rule_negotiations_and_clans_are_not_action_cards():
+    state = table([["negotiations", "orc", "peace", "sabotage"], ["elf"]])
+    assert moves(state, 0) == [{"type": "end_phase"}]
+
+
+# ----- Bidding ---------------------------------------------------------------------------------
+def bidding_table(**kw):
+    return table([["orc", "negotiations", "thievery"], ["desolate", "peace"], ["conquest", "elf"]],
+                 phase="bidding", deck=["human"] * 10, **kw)
+
+
+def test_rule_bids_are_placed_in_order_from_the_bidder_clockwise():
+    state = table([["elf"], ["orc", "thievery"], ["peace"]], phase="bidding", turn=1)
+    state, _ = act(state, 1, {"type": "put_up", "card": "orc"})
+    order = []
+    while state["bid"] and state["bid"]["revealed"] is None:
+        (seat,) = GAME.to_act(state)
+        order.append(seat)
+        state, _ = act(state, seat, {"type": "bid_done"})
+    assert order == [1, 2, 0]
+
+
+def test_rule_only_one_clan_up_at_a_time_but_repeatable():
+    state = table([["orc", "elf"], ["peace"]], phase="bidding", deck=["human"] * 5)
+    state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
+    assert all(m["type"] in ("bid", "bid_done") for m in moves(state, 0))
+    state, _ = place_bid(state, 0, [])
+    state, _ = place_bid(state, 1, [])
+    state, _ = pass_window(state)
+    assert state["clans"][0] == ["orc"]
+    assert {"type": "put_up", "card": "elf"} in moves(state, 0)
+
+
+def test_rule_bidder_adds_two_and_each_controlled_clan_adds_one():
+    state = bidding_table(clans=[["human"], [], ["dwarf", "dwarf", "human"]])
+    state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
+    state, _ = place_bid(state, 0, ["thievery"])
+    state, _ = place_bid(state, 1, ["desolate"])
+    state, events = place_bid(state, 2, [])
+    assert of_type(events, "bid_won")[0]["data"]["totals"] == {"0": 2 + 1 + 2, "1": 3, "2": 3}
+
+
+def test_rule_bid_highest_total_wins():
+    state = bidding_table()
+    state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
+    state, _ = place_bid(state, 0, [])
+    state, _ = place_bid(state, 1, ["desolate"])
+    state, events = place_bid(state, 2, ["conquest"])
+    assert of_type(events, "bid_won")[0]["data"]["winner"] == 2
+
+
+def test_rule_bid_tie_goes_to_earliest_bidder():
+    state = table([["orc"], ["desolate"], ["shifting_allegiances"]], phase="bidding", deck=["elf"] * 5)
+    state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
+    state, _ = place_bid(state, 0, [])
+    state, _ = place_bid(state, 1, ["desolate"])
+    state, events = place_bid(state, 2, ["shifting_allegiances"])
+    data = of_type(events, "bid_won")[0]["data"]
+    assert data["totals"] == {"0": 2, "1": 3, "2": 3} and data["winner"] == 1
+
+
+def test_rule_winner_discards_bid_cards_losers_take_theirs_back():
+    state = bidding_table()
+    state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
+    state, _ = place_bid(state, 0, ["negotiations"])
+    state, _ = place_bid(state, 1, ["desolate", "peace"])
+    state, _ = place_bid(state, 2, ["conquest"])
+    assert state["discard"] == ["negotiations"]
+    assert sorted(state["hands"][1]) == ["desolate", "peace"]
+    assert sorted(state["hands"][2]) == ["conquest", "elf"]
+
+
+def test_rule_bids_hidden_until_reveal():
+    state = bidding_table()
+    state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
+    state, bid_events = place_bid(state, 0, ["negotiations"])
+    for seat in (1, 2, None):
+        view = GAME.view(state, seat)
+        assert b"negotiations" not in encode(view["bid"])
+        assert view["bid"]["commit"]["committed"] == [0]
+        for ev in bid_events:
+            assert b"negotiations" not in encode(GAME.redact(ev, seat))
+        if seat is not None:
+            assert b"negotiations" not in encode(moves(state, seat))
+    assert GAME.view(state, 0)["bid"]["commit"]["mine"] == ["negotiations"]
+    state, _ = place_bid(state, 1, [])
+    state, events = place_bid(state, 2, [])
+    assert of_type(events, "bids_revealed")[0]["data"]["bids"]["0"] == ["negotiations"]
+    assert GAME.view(state, 2)["bid"]["revealed"]["0"] == ["negotiations"]
+
+
+def test_rule_bid_draft_is_hidden_from_others():
+    state = bidding_table()
+    state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
+    state, _ = act(state, 0, {"type": "bid", "card": "thievery"})
+    assert GAME.view(state, 0)["bid"]["draft"] == ["thievery"]
+    assert "draft" not in GAME.view(state, 1)["bid"]
+    assert GAME.view(state, 1)["bid"]["sizes"] == {"0": 1}
+
+
+def test_rule_empty_hand_bids_nothing_automatically():
+    state = table([["orc", "thievery"], []], phase="bidding", deck=["elf"] * 4)
+    state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
+    state, events = act(state, 0, {"type": "bid", "card": "thievery"})
+    placed = [e["data"] for e in of_type(events, "bid_placed")]
+    assert placed == [{"seat": 0, "count": 1}, {"seat": 1, "count": 0}]
+    assert state["clans"][0] == ["orc"]  # nobody holds a card, so no Sabotage window either
+
+
+# ----- Universal Draw --------------------------------------------------------------------------
+def test_rule_universal_draw_one_extra_card_however_many_clans_put_up():
+    state = table([["orc", "elf"], ["peace"]], phase="bidding", deck=["human"] * 10)
+    for clan in ("orc", "elf"):
+        state, _ = act(state, 0, {"type": "put_up", "card": clan})
+        state, _ = place_bid(state, 0, [])
+        state, _ = place_bid(state, 1, [])
+        state, _ = pass_window(state)
+    state, _ = act(state, 0, {"type": "end_phase"})
+    state, events = act(state, 0, {"type": "end_phase"})
+    assert [(e["data"]["seat"], e["data"]["count"]) for e in of_type(events, "drew")] == [(0, 1), (0, 1), (1, 1)]
+
+
+def test_rule_universal_draw_starts_with_the_turn_player_clockwise():
+    state = table([[], [], [], []], deck=["human"] * 10, turn=2, phase="action2")
+    state, events = act(state, 2, {"type": "end_phase"})
+    assert [e["data"]["seat"] for e in of_type(events, "drew")] == [2, 3, 0, 1]
+
+
+# ----- Counters and responses ------------------------------------------------------------------
+def action_table(**kw):
+    hands = [["desolate", "arcane_insight"], ["desolate", "peace"], ["tactical_reversal", "desolate"], ["elf"]]
+    return table(hands, deck=["human"] * 10, clans=[[], ["orc"], [], []], **kw)
+
+
+def test_rule_window_opens_on_the_left_and_passes_clockwise():
+    state = action_table(turn=0)
+    state, _ = act(state, 0, {"type": "play", "card": "desolate", "target": 1, "clan": "orc"})
+    order = []
+    while state["window"]:
+        (seat,) = GAME.to_act(state)
+        order.append(seat)
+        state, _ = act(state, seat, {"type": "pass"})
+    assert order == [1, 2, 3]
+    assert state["clans"][1] == [] and state["discard"] == ["orc", "desolate"]
+
+
+def test_rule_counter_with_a_card_of_the_same_name_negates_the_action():
+    state = action_table()
+    state, _ = act(state, 0, {"type": "play", "card": "desolate", "target": 1, "clan": "orc"})
+    assert {"type": "counter", "card": "desolate"} in moves(state, 1)
+    state, _ = act(state, 1, {"type": "counter", "card": "desolate"})
+    assert state["clans"][1] == ["orc"]
+    assert state["discard"] == ["desolate", "desolate"]
+
+
+def test_rule_first_counter_or_response_closes_the_window():
+    state = action_table()
+    state, _ = act(state, 0, {"type": "play", "card": "desolate", "target": 1, "clan": "orc"})
+    state, _ = act(state, 1, {"type": "pass"})
+    state, _ = act(state, 2, {"type": "counter", "card": "desolate"})
+    assert moves(state, 3) == [] and state["window"] is None
+    assert GAME.to_act(state) == [0] and state["clans"][1] == ["orc"]
+
+
+def test_rule_no_counter_without_a_card_of_the_same_name():
+    state = action_table()
+    state, _ = act(state, 0, {"type": "play", "card": "arcane_insight"})
+    assert moves(state, 1) == [{"type": "pass"}, {"type": "respond", "card": "peace"}]
+
+
+def test_rule_seats_with_empty_hands_are_skipped_in_a_window():
+    state = table([["arcane_insight"], [], ["peace"]], deck=["elf"] * 5)
+    state, _ = act(state, 0, {"type": "play", "card": "arcane_insight"})
+    assert GAME.to_act(state) == [2]
+
+
+def test_rule_targets_are_declared_when_the_card_is_played():
+    state = action_table()
+    plays = [m for m in moves(state, 0) if m.get("card") == "desolate"]
+    assert plays == [{"type": "play", "card": "desolate", "target": 1, "clan": "orc"}]
+    state, events = act(state, 0, plays[0])
+    assert of_type(events, "action_played")[0]["data"]["target"] == 1
+    assert GAME.view(state, 3)["action"]["clan"] == "orc"
+
+
+# ----- General rules ---------------------------------------------------------------------------
+def test_rule_hand_limit_eight_on_every_draw():
+    state = table([["elf"] * 8, ["orc"] * 7], deck=["human"] * 10, phase="action2")
+    state, events = act(state, 0, {"type": "end_phase"})
+    assert [len(h) for h in state["hands"]] == [8, 8]
+    assert [e["data"]["seat"] for e in of_type(events, "drew")] == [1]
+
+
+def test_rule_hand_limit_on_gaining_cards():
+    # Conquest gives a random card; a full hand cannot take it (the giver keeps it).
+    state = table([["conquest", "elf"], ["orc"] * 8], clans=[[], ["dwarf"]], deck=["human"] * 4)
+    state, _ = act(state, 0, {"type": "play", "card": "conquest", "target": 1, "clan": "dwarf"})
+    state, _ = pass_window(state)
+    assert state["clans"][0] == ["dwarf"] and state["hands"][0] == ["elf"]
+    assert len(state["hands"][1]) == 8
+
+
+def test_rule_lost_bid_cards_return_up_to_the_hand_limit():
+    # Reinforcements can make a losing bid larger than the room left in hand.
+    state = table([["orc", "negotiations"], ["reinforcements"] + ["elf"] * 7], phase="bidding",
+                  deck=["human", "dwarf", "orc"], promo=True)
+    state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
+    state, _ = place_bid(state, 0, ["negotiations"])
+    state, events = place_bid(state, 1, ["reinforcements"])
+    data = of_type(events, "bid_won")[0]["data"]
+    assert data["returned"] == {"1": ["human"]} and data["overflow"] == {"1": ["dwarf"]}
+    assert len(state["hands"][1]) == 8 and "dwarf" in state["discard"]
+
+
+def test_rule_give_up_only_as_many_cards_as_you_have():
+    state = table([["shifting_allegiances"], ["elf", "elf"]], clans=[[], ["orc", "orc", "human"]],
+                  deck=["human"] * 3)
+    state, _ = act(state, 0, {"type": "play", "card": "shifting_allegiances", "target": 1})
+    state, events = pass_window(state)
+    assert state["clans"] == [["orc", "orc", "human"], []]
+    assert state["hands"] == [[], ["elf", "elf"]]  # owed 3 cards, had none to give
+
+
+def test_rule_reshuffle_discard_into_a_new_deck_when_the_deck_runs_out():
+    state = table([["arcane_insight"], ["elf"]], deck=["orc"], discard=["human", "dwarf", "elf"])
+    state, _ = act(state, 0, {"type": "play", "card": "arcane_insight"})
+    state, events = pass_window(state)
+    (shuffle,) = of_type(events, "reshuffled")
+    assert sorted(shuffle["secret"]["order"]) == ["dwarf", "elf", "human"]
+    assert "order" not in GAME.redact(shuffle, 0)["data"]
+    assert state["hands"][0][0] == "orc" and len(state["hands"][0]) == 2
+    assert len(state["deck"]) == 2 and state["discard"] == ["arcane_insight"]
+
+
+def test_rule_draw_stops_when_deck_and_discard_are_empty():
+    state = table([["arcane_insight"], ["elf"]], deck=["orc"])
+    state, _ = act(state, 0, {"type": "play", "card": "arcane_insight"})
+    state, _ = pass_window(state)
+    assert state["hands"][0] == ["orc"] and state["deck"] == []
+
+
+# ----- Winning ---------------------------------------------------------------------------------
+def win_by_bid(clans, clan):
+    state = table([[clan], ["peace"]], phase="bidding", clans=[clans, []], deck=["elf"] * 4)
+    state, _ = act(state, 0, {"type": "put_up", "card": clan})
+    state, _ = place_bid(state, 0, [])
+    state, _ = place_bid(state, 1, [])
+    return pass_window(state)[0]
+
+
+def test_rule_win_with_four_different_clans():
+    state = win_by_bid(["human", "orc", "dwarf"], "elf")
+    assert GAME.outcome(state).ranks == [1, 2]
+    assert all(moves(state, s) == [] for s in range(2))
+
+
+def test_rule_win_with_four_of_one_clan():
+    assert GAME.outcome(win_by_bid(["orc", "orc", "orc"], "orc")).ranks == [1, 2]
+
+
+def test_rule_three_of_one_and_one_other_is_not_a_win():
+    state = win_by_bid(["orc", "orc", "orc"], "elf")
+    assert GAME.outcome(state) is None and state["clans"][0] == ["orc", "orc", "orc", "elf"]
+
+
+def test_rule_win_by_taking_a_clan_with_an_action():
+    state = table([["conquest"], ["elf"]], clans=[["human", "orc", "dwarf"], ["elf"]], deck=["orc"] * 3)
+    state, _ = act(state, 0, {"type": "play", "card": "conquest", "target": 1, "clan": "elf"})
+    state, _ = pass_window(state)
+    assert GAME.outcome(state).ranks == [1, 2]

@@ -1,0 +1,226 @@
+"""The rules service over real HTTP (gunicorn) against a real Redis."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+import requests
+
+from shared.localredis import free_port
+from tests.support.stack import ROOT, Client, wait_for
+
+PROBLEM = "application/problem+json"
+
+
+@pytest.fixture(scope="module")
+def duel(stack):
+    """A 2-seat Duel between two registered players; returns (alice, bob, match_id)."""
+    alice, bob = Client.register(stack, "alice"), Client.register(stack, "bob")
+    r = alice.post(f"{stack.mm}/v1/tables", json={"game": "duel", "seats": [
+        {"player_id": alice.player_id}, {"player_id": bob.player_id}], "options": {"rounds": 4}})
+    assert r.status_code == 201, r.text
+    return alice, bob, r.json()["match_id"]
+
+
+def fresh_duel(stack):
+    alice, bob = Client.register(stack, "alice"), Client.register(stack, "bob")
+    r = alice.post(f"{stack.mm}/v1/tables", json={"game": "duel", "seats": [
+        {"player_id": alice.player_id}, {"player_id": bob.player_id}]})
+    return alice, bob, r.json()["match_id"]
+
+
+def url(stack, match_id, tail=""):
+    return f"{stack.rules}/v1/matches/{match_id}{tail}"
+
+
+def problem_of(resp, status):
+    assert resp.status_code == status, resp.text
+    assert resp.headers["Content-Type"].startswith(PROBLEM)
+    body = resp.json()
+    assert {"type", "title", "status", "detail"} <= set(body) and body["status"] == status
+    return body
+
+
+def test_match_summary_and_views(stack, duel):
+    alice, bob, mid = duel
+    m = requests.get(url(stack, mid)).json()
+    assert m["game"] == "duel" and m["status"] == "active" and m["to_act"] == [0, 1]
+    assert len(m["head_hash"]) == 64 and m["version"] >= 2
+    mine = alice.get(url(stack, mid, "/view")).json()
+    assert mine["seat"] == 0 and isinstance(mine["state"]["hands"]["0"], list)
+    assert mine["state"]["hands"]["1"] == {"count": 3}
+    spectator = requests.get(url(stack, mid, "/view")).json()
+    assert spectator["seat"] is None and spectator["state"]["hands"]["0"] == {"count": 3}
+
+
+def test_hidden_cards_never_reach_another_seat(stack, duel):
+    alice, bob, mid = duel
+    alice_hand = alice.get(url(stack, mid, "/view")).json()["state"]["hands"]["0"]
+    bob_log = json.dumps(bob.get(url(stack, mid, "/events")).json())
+    spectator_log = json.dumps(requests.get(url(stack, mid, "/events")).json())
+    dealt_for_bob = [e for e in bob.get(url(stack, mid, "/events")).json()["events"] if e["type"] == "dealt"][0]
+    assert "hand" in dealt_for_bob["data"] and sorted(dealt_for_bob["data"]["hand"]) != sorted(alice_hand)
+    assert '"secret"' not in bob_log and '"private"' not in bob_log and '"cause"' not in spectator_log
+    alice_moves = alice.get(url(stack, mid, "/legal-moves")).json()["moves"]
+    assert sorted(m["card"] for m in alice_moves) == sorted(alice_hand)
+
+
+def test_legal_moves_need_a_seat(stack, duel):
+    alice, bob, mid = duel
+    problem_of(requests.get(url(stack, mid, "/legal-moves")), 401)
+    problem_of(requests.get(url(stack, mid, "/legal-moves"), headers={"Authorization": "Bearer forged"}), 401)
+    carol = Client.register(stack, "carol")
+    problem_of(carol.get(url(stack, mid, "/legal-moves")), 403)
+
+
+def test_bad_requests_get_clear_4xx_problems(stack):
+    alice, bob, mid = fresh_duel(stack)
+    v = requests.get(url(stack, mid)).json()["version"]
+    move = alice.get(url(stack, mid, "/legal-moves")).json()["moves"][0]
+    raw = alice.http.post(url(stack, mid, "/moves"), data="{not json", headers={
+        "Authorization": f"Bearer {alice.token}", "Content-Type": "application/json"})
+    assert 400 <= raw.status_code < 500 and raw.headers["Content-Type"].startswith(PROBLEM)
+    problem_of(alice.post(url(stack, mid, "/moves"), json={"move": "pass", "expected_version": v}), 422)
+    problem_of(alice.post(url(stack, mid, "/moves"), json={"move": move, "expected_version": "7"}), 422)
+    problem_of(alice.post(url(stack, mid, "/moves"), json={"move": move}), 422)
+    illegal = problem_of(alice.post(url(stack, mid, "/moves"), json={"move": {"type": "commit", "card": 99},
+                                                                     "expected_version": v}), 422)
+    assert "card" in illegal["detail"] and "must be one of" in illegal["detail"]
+    unknown = problem_of(alice.post(url(stack, mid, "/moves"), json={"move": {"type": "fly"}, "expected_version": v}), 422)
+    assert "commit" in unknown["detail"]
+    stale = problem_of(alice.post(url(stack, mid, "/moves"), json={"move": move, "expected_version": v - 1}), 409)
+    assert stale["current_version"] == v
+    problem_of(requests.get(url(stack, "no-such-match")), 404)
+    problem_of(requests.get(url(stack, mid, "/view?at=0")), 422)
+    problem_of(requests.get(url(stack, mid, "/view?at=9999")), 404)
+    problem_of(requests.get(url(stack, mid, "/events?limit=abc")), 422)
+    assert requests.get(url(stack, mid)).json()["version"] == v  # nothing was appended
+
+
+def test_not_your_decision_is_403(stack):
+    alice, bob, mid = fresh_duel(stack)
+    v = requests.get(url(stack, mid)).json()["version"]
+    move = alice.get(url(stack, mid, "/legal-moves")).json()["moves"][0]
+    assert alice.post(url(stack, mid, "/moves"), json={"move": move, "expected_version": v}).status_code == 201
+    assert alice.get(url(stack, mid, "/legal-moves")).json()["moves"] == []
+    again = alice.get(url(stack, mid, "/legal-moves")).json()
+    problem_of(alice.post(url(stack, mid, "/moves"), json={"move": move, "expected_version": again["version"]}), 403)
+
+
+def test_twenty_clients_posting_on_one_version_exactly_one_wins(stack):
+    alice, bob, mid = fresh_duel(stack)
+    m = requests.get(url(stack, mid)).json()
+    move = alice.get(url(stack, mid, "/legal-moves")).json()["moves"][0]
+    codes, barrier = [], threading.Barrier(20)
+
+    def post():
+        c = Client(stack, alice.token)
+        barrier.wait()
+        codes.append(c.post(url(stack, mid, "/moves"), json={"move": move, "expected_version": m["version"]}).status_code)
+
+    threads = [threading.Thread(target=post) for _ in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(codes) == [201] + [409] * 19
+    events = requests.get(url(stack, mid, f"/events?after={m['version']}")).json()["events"]
+    assert len(events) == 1
+
+
+def test_view_at_an_earlier_version(stack):
+    alice, bob, mid = fresh_duel(stack)
+    v = requests.get(url(stack, mid)).json()["version"]
+    move = alice.get(url(stack, mid, "/legal-moves")).json()["moves"][0]
+    alice.post(url(stack, mid, "/moves"), json={"move": move, "expected_version": v})
+    before = alice.get(url(stack, mid, f"/view?at={v}")).json()
+    after = alice.get(url(stack, mid, "/view")).json()
+    assert before["version"] == v and after["version"] == v + 1
+    assert before["state"]["bids"]["committed"] == [] and after["state"]["bids"]["committed"] == [0]
+
+
+def test_sse_stream_sends_each_event_and_resumes_from_last_event_id(stack):
+    alice, bob, mid = fresh_duel(stack)
+    v = requests.get(url(stack, mid)).json()["version"]
+    with requests.get(url(stack, mid, "/stream"), headers={"Authorization": f"Bearer {bob.token}"},
+                      stream=True, timeout=30) as resp:
+        assert resp.headers["Content-Type"].startswith("text/event-stream")
+        ids, lines = [], resp.iter_lines(decode_unicode=True)
+        for line in lines:
+            if line.startswith("id: "):
+                ids.append(int(line[4:]))
+            if line.startswith("data: "):
+                assert '"private"' not in line
+            if len(ids) == v:
+                break
+        assert ids == list(range(1, v + 1))
+        move = alice.get(url(stack, mid, "/legal-moves")).json()["moves"][0]
+        alice.post(url(stack, mid, "/moves"), json={"move": move, "expected_version": v})
+        for line in lines:
+            if line.startswith("id: "):
+                assert int(line[4:]) == v + 1
+                break
+    with requests.get(url(stack, mid, "/stream"), headers={"Last-Event-ID": str(v)}, stream=True, timeout=30) as resp:
+        first = next(line for line in resp.iter_lines(decode_unicode=True) if line.startswith("id: "))
+        assert first == f"id: {v + 1}"
+
+
+def test_every_service_serves_health_and_openapi(stack):
+    for base in (stack.mm, stack.rules, stack.scoring):
+        assert requests.get(f"{base}/healthz").json()["status"] == "ok"
+        assert requests.get(f"{base}/readyz").status_code == 200
+        doc = requests.get(f"{base}/openapi.json").json()
+        assert doc["openapi"].startswith("3.") and doc["paths"]
+    paths = requests.get(f"{stack.rules}/openapi.json").json()["paths"]
+    assert "/v1/matches/{match_id}/moves" in paths
+
+
+def test_games_are_listed_with_their_options(stack):
+    games = {g["id"]: g for g in requests.get(f"{stack.mm}/v1/games").json()["games"]}
+    assert games["duel"]["min_players"] == 2 and games["duel"]["options"]["rounds"]["default"] == 3
+
+
+def _rules_process(redis_url, port, log):
+    env = dict(os.environ, REDIS_URL=redis_url, AUTH_SECRET="test-secret", PYTHONPATH=str(ROOT),
+               GAME_MODULES="tests.support.duel")
+    return subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.py", "-b", f"127.0.0.1:{port}",
+                             "services.rules.app:create_app()"], cwd=ROOT, env=env, stdout=log, stderr=log,
+                            start_new_session=True)
+
+
+def test_idempotent_retry_survives_a_rules_service_restart(stack, tmp_path):
+    alice, bob, mid = fresh_duel(stack)
+    port = free_port()
+    log = open(tmp_path / "rules.log", "w")
+    base = f"http://127.0.0.1:{port}/v1/matches/{mid}"
+    headers = {"Authorization": f"Bearer {alice.token}", "Idempotency-Key": "retry-me"}
+
+    def up():
+        try:
+            return requests.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200
+        except requests.RequestException:
+            return False
+
+    proc = _rules_process(stack.redis_url, port, log)
+    try:
+        wait_for(up, 30, what="rules service")
+        v = requests.get(base).json()["version"]
+        move = requests.get(f"{base}/legal-moves", headers=headers).json()["moves"][0]
+        first = requests.post(f"{base}/moves", json={"move": move, "expected_version": v}, headers=headers)
+        assert first.status_code == 201
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(20)
+    proc = _rules_process(stack.redis_url, port, log)
+    try:
+        wait_for(up, 30, what="rules service after restart")
+        retry = requests.post(f"{base}/moves", json={"move": move, "expected_version": v}, headers=headers)
+        assert retry.status_code == 201 and retry.json() == first.json()
+        assert requests.get(base).json()["version"] == first.json()["version"]
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(20)

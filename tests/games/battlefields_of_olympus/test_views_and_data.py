@@ -1,0 +1,69 @@
+"""Hidden information in views and determinized states; the data files."""
+import json
+from collections import Counter
+
+from shared.rng import FastRng, SeededRng
+from shared.engine import get
+from shared.games.battlefields_of_olympus import GAME
+from shared.games.battlefields_of_olympus.content import DATA
+
+from .helpers import C, play, table
+
+
+def test_registered_under_its_id():
+    assert get("battlefields-of-olympus") is GAME
+    assert GAME.describe()["options"]["target_points"]["default"] == 16
+
+
+def test_view_hides_opponent_hand_actions_reserve_and_deck_order():
+    state = table(hands=(["archers", "cavalry"], ["spearmen"]), actions=(["flank"], ["elite"]),
+                  reserves=(["swordsmen"], ["archers"]))
+    view = GAME.view(state, 0)
+    assert view["seats"][0]["hand"] == ["archers", "cavalry"] and view["seats"][0]["reserve"] == ["swordsmen"]
+    assert view["seats"][1]["hand"] == {"count": 1}
+    assert view["seats"][1]["actions"] == {"count": 1} and view["seats"][1]["reserve"] == {"count": 1}
+    assert view["wdeck"] == {"count": len(state["wdeck"])} and view["fdeck"] == {"count": len(state["fdeck"])}
+    spectator = GAME.view(state, None)
+    assert all(isinstance(s["hand"], dict) for s in spectator["seats"])
+
+
+def test_determinize_keeps_the_view_and_deals_only_unseen_cards():
+    state = GAME.fold(GAME.setup(2, {"target_points": 16}, SeededRng(b"d", "setup")))
+    state, _ = play(state, 0, {"type": "draw_fate"})
+    view = GAME.view(state, 1)
+    twin = GAME.determinize(view, 1, FastRng(3))
+    assert GAME.view(twin, 1) == view
+    assert twin["seats"][1] == state["seats"][1]
+    everything = Counter(twin["wdeck"]) + Counter(twin["wdisc"])
+    for s in twin["seats"]:
+        everything += Counter(s["hand"]) + Counter(s["reserve"])
+    assert everything == Counter(C.warrior_deck())
+
+
+def _entries():
+    for name, key in (("warriors.json", "types"), ("actions.json", "actions"), ("lands.json", "lands")):
+        yield from json.loads((DATA / name).read_text())[key]
+
+
+def test_data_every_entry_has_a_source():
+    for entry in _entries():
+        assert entry.get("source"), entry
+
+
+def test_data_fifty_warriors_of_five_types():
+    assert sum(w.count for w in C.warriors.values()) == 50
+    assert {w.name for w in C.warriors.values()} == {"Archers", "Cavalry", "Heavy Infantry", "Spearmen", "Swordsmen"}
+
+
+def test_data_thirty_actions_including_every_named_one():
+    assert sum(a.count for a in C.actions.values()) == 30
+    assert {"ambush", "raid", "rally", "scout", "elite", "flank", "skirmish"} <= set(C.actions)
+    assert any("*" in a.cancels for a in C.actions.values()) and any(a.defeats for a in C.actions.values())
+
+
+def test_data_fourteen_lands_three_colours_values_one_to_six():
+    lands = list(C.lands.values())
+    assert len(lands) == 14 and {l.colour for l in lands} == {"red", "yellow", "blue"}
+    assert min(l.value for l in lands) == 1 and max(l.value for l in lands) == 6
+    assert sum(1 for l in lands if l.name == "Woodland" and l.value == 1) >= 2
+    assert [l.name for l in lands if l.value == 6] == ["Olympus"]

@@ -258,6 +258,23 @@ class Matches:
         event = {"type": HANDED_OVER, "data": {"seat": seat, "bot": bot, "reason": reason}}
         return self._commit(match_id, mstate, self.game_of(mstate), [event], {"system": reason}, None, viewer=seat)
 
+    def resign(self, match_id: str, seat: int) -> Submitted:
+        """The seat leaves. Two players: the match ends at once, the opponent winning. More: a
+        greedy bot plays the seat from now on (and scoring ranks the player last)."""
+        mstate = self.state(match_id)
+        if mstate["status"] != "active":
+            raise MatchOver(f"the match is {mstate['status']}")
+        players = len(mstate["seats"])
+        if players != 2:
+            return self.hand_over(match_id, seat, "greedy", "resigned")
+        ranks = [2 if s == seat else 1 for s in range(players)]
+        outcome = Outcome(ranks=ranks, scores=[0.0] * players, details={"resigned": seat})
+        events = [
+            {"type": HANDED_OVER, "data": {"seat": seat, "bot": "greedy", "reason": "resigned"}},
+            {"type": ENDED, "data": {"outcome": outcome.to_json(), "seed": self._seed(match_id).hex()}},
+        ]
+        return self._commit(match_id, mstate, self.game_of(mstate), events, {"system": "resigned"}, None, viewer=seat)
+
     def abort(self, match_id: str, reason: str) -> Submitted:
         mstate = self.state(match_id)
         if mstate["status"] != "active":

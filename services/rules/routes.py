@@ -123,11 +123,12 @@ class MovesResource(MethodView):
 class ResignResource(MethodView):
     @blp.response(201, s.MoveOut)
     def post(self, match_id):
-        """Leave the match: a greedy bot plays the seat from now on and the player is ranked last."""
+        """Leave the match. Two players: it ends at once and the opponent wins. More players: a greedy
+        bot plays the seat from now on and the player is ranked last."""
         mstate = _state(match_id)
         seat = _seat(mstate, required=True)
         try:
-            done = _matches().hand_over(match_id, seat, "greedy", "resigned")
+            done = _matches().resign(match_id, seat)
         except MatchOver as err:
             raise ApiError(409, "Conflict", str(err), "match-over") from None
         except Conflict as err:

@@ -1,7 +1,7 @@
 """Standings and ratings from a finished match (pure: no Redis).
 
-* Standings: the game's ranks, except that seats that abandoned (timed out or resigned) rank
-  after everyone who finished; ties keep equal ranks.
+* Standings: the game's ranks, except that seats that abandoned (timed out or resigned) share
+  the last place after everyone who finished; ties keep equal ranks.
 * Ratings: openskill's Plackett-Luce model, one rating per (game, entity). An entity is a player
   id, or ``bot:<level>`` for a bot, so every bot level has a rating of its own. Teams are rated
   as teams. When one entity fills several seats of a match (two greedy bots), its new rating is
@@ -49,9 +49,9 @@ def standings(message: dict) -> list[dict]:
     outcome = message["outcome"]
     ranks = list(outcome["ranks"])
     abandoned = set(message.get("abandoned") or [])
-    if abandoned:
-        last = max(r for i, r in enumerate(ranks) if i not in abandoned) if len(abandoned) < len(ranks) else 0
-        ranks = [last + 1 if i in abandoned else r for i, r in enumerate(ranks)]
+    if abandoned:  # finishers keep their order; everyone who abandoned shares the last place
+        keys = [(1, 0) if i in abandoned else (0, r) for i, r in enumerate(ranks)]
+        ranks = [1 + sum(other < key for other in keys) for key in keys]
     out = []
     for seat, info in enumerate(message["seats"]):
         entry = {"seat": seat, "rank": ranks[seat], "score": outcome["scores"][seat]}

@@ -1,6 +1,6 @@
 """Duel: a tiny game for testing the platform without any real game's rules.
 
-Each of 2-3 players holds 3 cards (private) from a shuffled deck of 1..12. In each of 3 rounds
+Each of 2-4 players holds 3 cards (private) from a shuffled deck of 1..12. In each of 3 rounds
 all players commit a card face down at once; the highest card scores a point (ties score for
 nobody); then everyone draws one card. Most points wins. It exercises shuffles, private draws,
 secret deck order and simultaneous hidden commitments.
@@ -21,7 +21,7 @@ class Duel(Game):
     id = "duel"
     title = "Duel (test game)"
     min_players = 2
-    max_players = 3
+    max_players = 4
     Options = DuelOptions
 
     def setup(self, players, options, rng):

@@ -22,17 +22,17 @@ def test_conformance_with_seat0_starting(players):
     assert all(r.events[0]["data"]["start_seat"] == 0 for r in results)
 
 
-def _walk(players, seed):
-    """States and logs of a random playout."""
+def _walk(players, seed, eager=False):
+    """States and events of a random playout; ``eager`` players rarely skip an icon."""
     state = GAME.fold(GAME.setup(players, GAME.validate_options(players, {}), SeededRng(b"p%d" % seed, "setup")))
     rng = FastRng(seed)
-    log = []
     while GAME.outcome(state) is None:
         seat = rng.choice(GAME.to_act(state))
         legal = GAME.legal_moves(state, seat)
+        if eager and len(legal) > 1 and rng.randbelow(10):
+            legal = [m for m in legal if m["type"] != "skip"] or legal
         events = GAME.decide(state, seat, legal[rng.randbelow(len(legal))], rng)
         state = GAME.fold(events, state)
-        log.extend(events)
         yield state, events
 
 
@@ -64,8 +64,8 @@ def test_property_hidden_information_never_in_views_or_redacted_events(players):
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_property_cards_are_conserved_and_journals_hold_vp_cards(players):
-    for seed in range(2):
-        for state, _ in _walk(players, seed):
+    for seed, eager in [(0, False), (1, True), (2, True)]:
+        for state, _ in _walk(players, seed, eager):
             adventures = list(state["adventure_deck"]) + [c for c in state["field"] if c]
             relics = list(state["relic_deck"]) + list(state["relics_removed"])
             for s in state["seats"]:
@@ -82,8 +82,8 @@ def test_property_cards_are_conserved_and_journals_hold_vp_cards(players):
 
 
 def test_property_determinized_states_are_consistent_with_the_view():
-    for players in (2, 4):
-        for i, (state, _) in enumerate(_walk(players, 7)):
+    for players in (2, 4, 5):
+        for i, (state, _) in enumerate(_walk(players, 7, eager=True)):
             if i % 5:
                 continue
             for seat in range(players):
@@ -91,3 +91,20 @@ def test_property_determinized_states_are_consistent_with_the_view():
                 twin = GAME.determinize(clone(view), seat, FastRng(i))
                 assert GAME.view(twin, seat) == view
                 assert GAME.legal_moves(twin, seat) == GAME.legal_moves(state, seat)
+
+
+def test_property_eager_playouts_reach_the_deep_rules():
+    """Eager playouts obtain cards, exhaust decks and tie the counters the rules name."""
+    seen = set()
+    for players in (2, 5):
+        for seed in range(3):
+            for state, events in _walk(players, seed, eager=True):
+                for ev in events:
+                    seen.add(ev["type"])
+                    if ev["type"] == "excavate" and ev["data"]["extra"]:
+                        seen.add("extra relic")
+                    if ev["type"] == "refill" and ev["data"]["drawn"] is None:
+                        seen.add("empty adventure deck")
+                    if ev["type"] == "obtain" and ev["data"]["via"] == "sun":
+                        seen.add("sun card")
+    assert {"obtain", "excavate", "refill", "interrupt", "cost_unpaid", "extra relic", "sun card"} <= seen

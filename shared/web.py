@@ -29,12 +29,22 @@ class ApiError(Exception):
         self.status, self.title, self.detail, self.slug, self.extra = status, title, detail, slug, extra
 
 
+def _jsonable(value):
+    """Validation messages with string keys (marshmallow indexes list items by int)."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
 def _http_error(err: HTTPException) -> Response:
     detail = err.description or err.name
     data = getattr(err, "data", None) or {}
     messages = data.get("messages") if isinstance(data, dict) else None
     extra = {}
     if messages:
+        messages = _jsonable(messages)
         extra["errors"] = messages
         detail = f"invalid request: {dumps(messages)}"
     return problem(err.code or 500, err.name, detail, **extra)

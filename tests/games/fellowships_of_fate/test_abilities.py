@@ -187,3 +187,22 @@ def test_rule_level1_relic_is_usable_only_from_the_next_turn():
     assert play("cleric", "nameless", "holy_grail") not in moves(state)
     state["seats"][0]["relics"][0]["turn"] = state["turn_no"] - 1
     assert play("cleric", "nameless", "holy_grail") in moves(state)
+
+
+def test_rule_level1_relic_only_replaces_the_ability_of_the_same_name():
+    state = _upright("cleric")
+    state["seats"][0]["relics"].append({"id": "holy_grail", "turn": 0})  # Nameless Cleric
+    state["seats"][0]["relics"].append({"id": "the_dragonslayer", "turn": 0})  # Legendary Warrior
+    assert moves(state) == [ACTIVATE]  # Legendary Cleric has no relic of its name
+
+
+def test_rule_relic_legendary_traveler_hourglass_obtains_a_sun_card():
+    field = ["lurking_coyote", "misty_ravine", "crystal_cave", "dawn_gate"]
+    state = _upright("traveler_of_fate", field)
+    state["seats"][0]["relics"].append({"id": "hourglass_of_fate", "turn": 0})
+    top = state["relic_deck"][0]
+    state = steps(state, {"type": "activate", "use": "hourglass_of_fate"}, gain("mana"))
+    state, events = step(state, {"type": "obtain", "card": "dawn_gate"})
+    assert [e["type"] for e in events] == ["obtain", "excavate", "refill"]  # slot 3: an extra relic
+    assert events[1]["data"]["card"] == top
+    assert [s["op"] for s in state["turn"]["queue"]] == ["wild", "wild"]  # Dawn Gate's ability

@@ -172,3 +172,14 @@ def test_rule_mythical_beast_in_hand_is_a_fifth_member_this_round():
     state = steps(state, play("mythical_beast", "nameless"), gain("wisdom"))
     assert moves(state) == [gain("wisdom"), SKIP]  # its Token-of-a-kind box
     assert gain("strength") not in moves(state)
+
+
+def test_rule_turn_ended_by_an_unpaid_cost_still_checks_interruption():
+    hands = {0: ["archaeologist", "magician", "cleric", "sage"], 1: ["archaeologist", "werewolf", "cleric", "thief"],
+             2: ["magician", "werewolf", "tactician", "sage"]}
+    state = explore(3, hands)
+    state = steps(state, play("archaeologist", "legendary"))
+    state, events = step(state, play("archaeologist", "nameless"))  # no wisdom for its Cost
+    assert [e["type"] for e in events][1:3] == ["cost_unpaid", "turn_end"]
+    assert events[2]["data"]["interrupted"] == [[0, 0]]
+    assert _card(state, 0, "archaeologist")["upright"] is False

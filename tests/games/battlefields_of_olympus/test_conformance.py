@@ -7,6 +7,35 @@ from shared.games.battlefields_of_olympus import GAME
 
 @pytest.mark.parametrize("options", [{}, {"target_points": 12}, {"target_points": 20}])
 def test_conformance_playouts(options):
-    seeds = range(20) if not options else range(5)
+    seeds = range(40) if not options else range(8)
     results = check_playouts(GAME, 2, options, seeds=seeds)
     assert all(GAME.outcome(r.state) is not None for r in results)
+
+
+def test_conformance_checks_hold_in_action_heavy_playouts():
+    """Random playouts biased towards Actions and replies, so reply chains, Elite, Flank, Skirmish
+    and Raids are frequent; every step passes the engine's state checks."""
+    from shared.engine.conformance import _check_state
+    from shared.rng import FastRng, SeededRng
+
+    seen = set()
+    for seed in range(12):
+        events = GAME.setup(2, GAME.validate_options(2, {}), SeededRng(f"heavy-{seed}".encode(), "setup"))
+        state = GAME.fold(events)
+        rng = FastRng(seed)
+        steps = 0
+        while GAME.outcome(state) is None and steps < 3000:
+            _check_state(GAME, state, 2, events, full=steps % 5 == 0, rng=rng)
+            seat = GAME.to_act(state)[0]
+            moves = GAME.legal_moves(state, seat)
+            preferred = [m for m in moves if m["type"] in ("play_action", "respond", "swap", "play_warrior")]
+            move = (preferred or moves)[rng.randbelow(len(preferred or moves))]
+            new = GAME.decide(state, seat, move, SeededRng(f"heavy-{seed}".encode(), len(events)))
+            seen.update(e["type"] for e in new)
+            for ev in new:
+                state = GAME.evolve(state, ev)
+            events += new
+            steps += 1
+        assert GAME.outcome(state) is not None
+        _check_state(GAME, state, 2, events, full=True, rng=rng)
+    assert {"action_responded", "lead_taken", "warrior_swapped", "hand_revealed", "bonus_drawn"} <= seen

@@ -87,6 +87,7 @@ def determinize(v: dict, seat: int, rng: Rng) -> dict:
     pool = rng.shuffled(list(unknown.elements()))
 
     def deal(n: int) -> list[str]:
+        assert len(pool) >= n, "determinize: fewer unknown cards than hidden places"
         cards = pool[:n]
         del pool[:n]
         return cards

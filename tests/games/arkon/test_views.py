@@ -1,0 +1,99 @@
+"""Views show a seat only what it may know; determinize rebuilds a consistent full state."""
+from collections import Counter
+
+from shared.canonical import encode
+from shared.games.arkon.cards import deck_counts
+from shared.rng import FastRng, SeededRng
+
+from .helpers import GAME, act, place_bid, table
+
+
+def started(players=3, **options):
+    opts = GAME.validate_options(players, options)
+    return GAME.fold(GAME.setup(players, opts, SeededRng(b"view", "setup")))
+
+
+def give(state, seat, card):
+    """Swap ``card`` (from the deck or another hand) into ``seat``'s hand, keeping the card set."""
+    hand = state["hands"][seat]
+    if card in hand:
+        return
+    for zone in [state["deck"]] + [h for i, h in enumerate(state["hands"]) if i != seat]:
+        if card in zone:
+            zone[zone.index(card)] = hand[0]
+            hand[0] = card
+            return
+    raise AssertionError(f"no {card} to give")
+
+
+def test_view_holds_own_hand_sizes_clans_discard_deck_size_and_turn():
+    state = table([["orc", "peace"], ["elf"]], deck=["human"] * 7, clans=[["dwarf"], []], discard=["thievery"])
+    v = GAME.view(state, 0)
+    assert v["hand"] == ["orc", "peace"] and v["hand_sizes"] == [2, 1] and v["deck_size"] == 7
+    assert v["clans"] == [["dwarf"], []] and v["discard"] == ["thievery"]
+    assert (v["turn"], v["phase"], v["pending"], v["window"]) == (0, "action1", [], None)
+    assert "deck" not in v and "hands" not in v
+
+
+def test_view_never_shows_other_hands_or_the_deck():
+    state = table([["negotiations"], ["sabotage"], ["conquest"]], deck=["savin"], promo=True)
+    for seat, own in ((0, b"negotiations"), (1, b"sabotage"), (2, b"conquest")):
+        raw = encode(GAME.view(state, seat))
+        assert own in raw
+        assert all(c not in raw for c in (b"negotiations", b"sabotage", b"conquest", b"savin") if c != own)
+    assert GAME.view(state, None)["hand"] is None
+
+
+def test_view_during_bidding_only_who_has_bid_and_your_own_bid():
+    state = table([["orc", "negotiations"], ["desolate", "conquest"], ["elf"]], phase="bidding")
+    state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
+    state, _ = place_bid(state, 0, ["negotiations"])
+    state, _ = act(state, 1, {"type": "bid", "card": "conquest"})
+    mine, other = GAME.view(state, 0)["bid"], GAME.view(state, 2)["bid"]
+    assert mine["commit"]["committed"] == [0] and mine["commit"]["mine"] == ["negotiations"]
+    assert other["commit"]["committed"] == [0] and "mine" not in other["commit"]
+    assert b"negotiations" not in encode(other) and b"conquest" not in encode(other)
+    assert GAME.view(state, 1)["bid"]["draft"] == ["conquest"]
+
+
+def test_determinize_keeps_what_the_seat_knows_and_the_sizes():
+    state = started(3)
+    v = GAME.view(state, 1)
+    twins = [GAME.determinize(v, 1, FastRng(i)) for i in range(5)]
+    for twin in twins:
+        assert twin["hands"][1] == state["hands"][1]
+        assert [len(h) for h in twin["hands"]] == [len(h) for h in state["hands"]]
+        assert len(twin["deck"]) == len(state["deck"])
+        assert Counter(twin["deck"] + [c for h in twin["hands"] for c in h]) == deck_counts({})
+        assert encode(GAME.view(twin, 1)) == encode(v)
+    assert len({encode(t["hands"][0]) for t in twins}) > 1  # unknown cards are shuffled
+
+
+def test_determinize_mid_bid_keeps_own_bid_and_hides_others():
+    state = started(3)
+    turn = state["turn"]
+    state["phase"] = "bidding"
+    give(state, turn, "orc")
+    state, _ = act(state, turn, {"type": "put_up", "card": "orc"})
+    state, _ = place_bid(state, turn, state["hands"][turn][:2])
+    nxt = (turn + 1) % 3
+    state, _ = act(state, nxt, {"type": "bid", "card": state["hands"][nxt][0]})
+    for seat in range(3):
+        v = GAME.view(state, seat)
+        twin = GAME.determinize(v, seat, FastRng(seat))
+        assert encode(GAME.view(twin, seat)) == encode(v)
+        assert GAME.legal_moves(twin, seat) == GAME.legal_moves(state, seat)
+
+
+def test_determinize_thievery_knows_the_peeked_hand():
+    state = started(2)
+    turn = state["turn"]
+    other = 1 - turn
+    give(state, turn, "thievery")
+    state, _ = act(state, turn, {"type": "play", "card": "thievery", "target": other})
+    state, _ = act(state, other, {"type": "pass"})
+    assert state["pending"][-1]["kind"] == "steal"
+    twin = GAME.determinize(GAME.view(state, turn), turn, FastRng(3))
+    assert twin["hands"][other] == state["hands"][other]
+    assert GAME.legal_moves(twin, turn) == GAME.legal_moves(state, turn)
+    assert GAME.view(state, other)["peek"] is None

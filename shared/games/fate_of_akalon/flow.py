@@ -175,14 +175,14 @@ def aftermath(tx: Tx) -> None:
     chosen order; then **Victorious** / **Defeated** triggers."""
     st = tx.state
     res = st["battle"]["result"]
-    for s in res["losers"]:
-        piles.move(tx, s, piles.field_cards(st, s), "field", "cemetery")
     for s in res["winners"]:
         cards = piles.field_cards(st, s)
         if len(effects.distinct(cards)) > 1:
             tx.emit("push", {"decision": {"seat": s, "kind": "stack"}})
             return
         piles.move(tx, s, cards, "field", "discard")
+    for s in res["losers"]:
+        piles.move(tx, s, piles.field_cards(st, s), "field", "cemetery")
     tx.emit("step", {"step": "initiative"})
     done = set(st["battle"]["triggered"])
     found: dict[int, list[list]] = {}

@@ -23,7 +23,8 @@ def final_result(st: dict, cem: list[int]) -> dict:
     if st["teams"]:
         team_total = [sum(cem[s] for s in team) for team in st["teams"]]
         keys = [team_total[team_of(st, s)] for s in range(n)]
-        return {"ranks": _competition_ranks(keys), "scores": keys, "teams": st["teams"],
+        ranks = [sorted(set(team_total)).index(k) + 1 for k in keys]  # rank of the team
+        return {"ranks": ranks, "scores": keys, "teams": st["teams"],
                 "details": {"cemetery": cem, "team_cemetery": team_total}}
     group = {s: 0 for s in range(n) if st["alive"][s]}
     for i, seats in enumerate(reversed(st["left"]), start=1):

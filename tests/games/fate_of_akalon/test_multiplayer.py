@@ -1,0 +1,203 @@
+"""3-player free-for-all and 4-player team rules."""
+from shared.games.fate_of_akalon import GAME
+from shared.games.fate_of_akalon.cards import total_value
+
+from .helpers import act, act_events, arrange, cid, fresh, moves, play, to_act
+
+
+def fight_of(events):
+    return next(e["data"] for e in events if e["type"] == "fight")
+
+
+# ----- 3 players ----------------------------------------------------------------------------
+
+
+def test_rule_3p_skirmish_only_tied_players_skirmish_again():
+    st = fresh(["orc", "elf", "dwarf"], [[cid("orc", "Grunt"), cid("orc", "Goblin")],
+                                         [cid("elf", "Ranger"), cid("elf", "Lord")],
+                                         [cid("dwarf", "Miner"), cid("dwarf", "King")]])
+    # Orc 4 and Elf 4 tie; the Dwarf's 1 lost and goes to its cemetery; only Orc and Elf go again
+    assert st["zones"][2]["cemetery"] == [cid("dwarf", "Miner")]
+    assert st["zones"][2]["discard"] == [] and cid("dwarf", "King") in st["zones"][2]["deck"]
+    assert st["zones"][0]["discard"] == [cid("orc", "Grunt")]
+    assert st["zones"][0]["cemetery"] == [cid("orc", "Goblin")]
+    assert st["zones"][1]["discard"] == [cid("elf", "Lord"), cid("elf", "Ranger")]
+    # the player to the left of the winner (Elf, seat 1) chooses the first attacker
+    assert to_act(st) == [2]
+    assert moves(st, 2) == [{"type": "choose_attacker", "seat": s} for s in range(3)]
+    st = act(st, 2, {"type": "choose_attacker", "seat": 0})
+    assert st["attacker"] == 0 and st["battle"]["order"] == [0, 1, 2]
+    assert [len(z["hand"]) for z in st["zones"]] == [5, 5, 5]
+
+
+def _three(attacker, cards):
+    hands = [[cid("orc", cards[0]), cid("orc", "Raider", 3)], [cid("elf", cards[1]), cid("elf", "Scout", 3)],
+             [cid("dwarf", cards[2]), cid("dwarf", "Miner", 3)]]
+    st = arrange(["orc", "elf", "dwarf"], hands, attacker=attacker)
+    events = []
+    for i in range(3):
+        seat = (attacker + i) % 3
+        assert to_act(st) == [seat]
+        st, events = act_events(st, seat, {"type": "play", "card": hands[seat][0]})
+    return st, fight_of(events)
+
+
+def test_rule_3p_attacker_tied_with_defender_everyone_loses_attacker_stays():
+    st, fight = _three(1, ["Raider", "Hunter", "Miner"])  # Elf attacks 3, Orc 3, Dwarf 1
+    assert fight["totals"] == [3, 3, 1] and fight["winners"] == [] and fight["losers"] == [1, 2, 0]
+    assert st["attacker"] == 1
+    assert all(len(z["cemetery"]) == 1 for z in st["zones"])
+
+
+def test_rule_3p_defenders_tied_everyone_loses_left_of_attacker_attacks():
+    st, fight = _three(0, ["War Drummer", "Hunter", "Tactician"])  # Orc 2; Elf 3 and Dwarf 3 tie
+    assert fight["totals"] == [2, 3, 3] and fight["winners"] == [] and fight["losers"] == [0, 1, 2]
+    assert st["attacker"] == 1  # the player to the left of the attacker
+    st, fight = _three(2, ["Grunt", "Ranger", "Miner"])  # Dwarf attacks with 1; Orc 4 and Elf 4 tie
+    assert fight["totals"] == [4, 4, 1] and fight["winners"] == []
+    assert st["attacker"] == 0  # left of seat 2 is seat 0
+
+
+def test_rule_3p_highest_individual_value_wins_and_attacks_next():
+    st, fight = _three(0, ["War Drummer", "Ranger", "Guard"])  # Orc 2; Elf 4; Dwarf 4+1
+    assert fight["totals"] == [2, 4, 5] and fight["winners"] == [2] and fight["losers"] == [0, 1]
+    assert st["attacker"] == 2
+
+
+def test_rule_3p_player_reaching_30_leaves_other_two_continue():
+    orc_cem = [cid("orc", "Ogre"), cid("orc", "Warlord"), cid("orc", "Warlord", 2), cid("orc", "Battering Ram")]
+    dwarf_cem = [cid("dwarf", "Ironbreaker"), cid("dwarf", "Ironbreaker", 2), cid("dwarf", "Runesmith"),
+                 cid("dwarf", "Runesmith", 2), cid("dwarf", "Guard", 2), cid("dwarf", "Shieldbearer"),
+                 cid("dwarf", "Miner", 2)]
+    assert total_value(orc_cem) == 28 and total_value(dwarf_cem) == 29
+    hands = [[cid("orc", "Grunt"), cid("orc", "Raider")], [cid("elf", "Sentinel"), cid("elf", "Scout")],
+             [cid("dwarf", "King"), cid("dwarf", "Miner")]]
+    st = arrange(["orc", "elf", "dwarf"], hands, attacker=0, cemeteries=[orc_cem, [], dwarf_cem])
+    st = play(st, 0, cid("orc", "Grunt"))
+    st = play(st, 1, cid("elf", "Sentinel"))
+    st = play(st, 2, cid("dwarf", "King"))  # Dwarf 8 wins; the Orc reaches 32 and leaves
+    assert GAME.outcome(st) is None
+    assert st["alive"] == [False, True, True] and st["left"] == [[0]]
+    assert st["battle"]["order"] == [2, 1] and st["attacker"] == 2
+    assert moves(st, 0) == []
+    # the other two continue under the 2-player rules
+    st = play(st, 2, cid("dwarf", "Miner"))
+    assert to_act(st) == [1]
+    st = play(st, 1, cid("elf", "Scout"))  # 1 vs 1: both lose, the Dwarf reaches 30
+    result = GAME.outcome(st)
+    assert result.ranks == [3, 1, 2] and result.scores == [32, 6, 30]
+
+
+def test_rule_3p_ranks_leavers_last():
+    from shared.games.fate_of_akalon.scoring import final_result
+
+    st = arrange(["orc", "elf", "dwarf"], [[cid("orc", "Grunt")], [cid("elf", "Scout")], [cid("dwarf", "Guard")]],
+                 attacker=0)
+    st["alive"] = [False, True, True]
+    st["left"] = [[0]]
+    res = final_result(st, [31, 33, 12])
+    assert res["ranks"] == [3, 2, 1]
+    res = final_result(st, [31, 12, 12])
+    assert res["ranks"] == [3, 1, 1]
+
+
+def test_rule_3p_two_reach_30_together_game_ends_least_wins():
+    big = [cid("orc", "Ogre"), cid("orc", "Warlord"), cid("orc", "Warlord", 2), cid("orc", "Battering Ram")]
+    elf_big = [cid("elf", "Lord"), cid("elf", "Wizard"), cid("elf", "Elder"), cid("elf", "Elder", 2)]
+    hands = [[cid("orc", "Grunt"), cid("orc", "Raider")], [cid("elf", "Ranger"), cid("elf", "Scout")],
+             [cid("dwarf", "King"), cid("dwarf", "Miner")]]
+    st = arrange(["orc", "elf", "dwarf"], hands, attacker=0, cemeteries=[big, elf_big, []])
+    st = play(st, 0, cid("orc", "Grunt"))
+    st = play(st, 1, cid("elf", "Ranger"))
+    st = play(st, 2, cid("dwarf", "King"))
+    result = GAME.outcome(st)
+    assert result.ranks == [3, 2, 1] and result.scores == [32, 31, 0]
+
+
+# ----- 4 players ----------------------------------------------------------------------------
+
+FOUR = ["orc", "elf", "undead", "dwarf"]
+
+
+def test_rule_4p_team_skirmish_totals_losing_team_chooses_lead():
+    st = fresh(FOUR, [[cid("orc", "Ogre")], [cid("elf", "Lord")], [cid("undead", "Mummy")], [cid("dwarf", "Miner")]])
+    # 8 + 4 = 12 beats 8 + 1 = 9: Elf+Dwarf lose; the lower seat of the losing team (1) chooses
+    assert st["zones"][0]["discard"] == [cid("orc", "Ogre")] and st["zones"][2]["discard"] == [cid("undead", "Mummy")]
+    assert st["zones"][1]["cemetery"] == [cid("elf", "Lord")] and st["zones"][3]["cemetery"] == [cid("dwarf", "Miner")]
+    assert to_act(st) == [1]
+    assert moves(st, 1) == [{"type": "choose_attacker", "seat": s} for s in range(4)]
+    st = act(st, 1, {"type": "choose_attacker", "seat": 3})
+    assert st["attacker"] == 3 and st["battle"]["order"] == [3, 0, 1, 2]
+
+
+def test_rule_4p_team_skirmish_tie_all_again():
+    st = fresh(FOUR, [[cid("orc", "Ogre"), cid("orc", "Goblin")], [cid("elf", "Lord"), cid("elf", "Scout")],
+                      [cid("undead", "Skeleton"), cid("undead", "Ghost")], [cid("dwarf", "Miner"), cid("dwarf", "King")]])
+    # first flip ties 9-9 (all discarded); second: Orc 1 + Undead 0 vs Elf 1 + Dwarf 8
+    assert st["zones"][0]["discard"] == [cid("orc", "Ogre")]
+    assert st["zones"][0]["cemetery"] == [cid("orc", "Goblin")]
+    assert st["zones"][3]["discard"] == [cid("dwarf", "King"), cid("dwarf", "Miner")]
+    assert to_act(st) == [0]
+
+
+def test_rule_4p_teammates_attack_together():
+    hands = [[cid("orc", "Grunt"), cid("orc", "Raider")], [cid("elf", "Sentinel"), cid("elf", "Scout")],
+             [cid("undead", "Death Knight"), cid("undead", "Ghoul")], [cid("dwarf", "Guard"), cid("dwarf", "Miner")]]
+    st = arrange(FOUR, hands, attacker=2)
+    assert st["battle"]["order"] == [2, 3, 0, 1]
+    for seat in (2, 3, 0, 1):
+        st, events = act_events(st, seat, {"type": "play", "card": hands[seat][0]})
+    fight = fight_of(events)
+    # Orc (not the lead) is attacking too: Grunt +1; Elf and Dwarf defend: +1 each
+    assert fight["totals"] == [5, 6, 7, 5]
+    assert fight["winners"] == [2, 0] and st["attacker"] == 2  # attacking team won: the lead stays
+
+
+def test_rule_4p_tie_everyone_loses_lead_stays():
+    names = ["Raider", "Hunter", "Skeleton", "Miner"]
+    hands = [[cid(f, n), cid(f, "Scout" if f == "elf" else n, 2)] for f, n in zip(FOUR, names)]
+    st = arrange(FOUR, hands, attacker=0)
+    for seat in (0, 1, 2, 3):
+        st, events = act_events(st, seat, {"type": "play", "card": hands[seat][0]})
+    fight = fight_of(events)
+    assert fight["totals"] == [3, 3, 1, 1] and fight["winners"] == []  # 4 vs 4
+    assert st["attacker"] == 0
+    assert st["zones"][0]["cemetery"] == [cid("orc", "Raider")] and st["zones"][1]["cemetery"] == [cid("elf", "Hunter")]
+
+
+def test_rule_4p_team_cemetery_60_ends_least_team_wins_teams_set():
+    orc = [cid("orc", "Ogre"), cid("orc", "Warlord"), cid("orc", "Warlord", 2), cid("orc", "Battering Ram")]
+    und = [cid("undead", "Bone Golem"), cid("undead", "Lich"), cid("undead", "Wraith"), cid("undead", "Wraith", 2),
+           cid("undead", "Death Knight")]
+    assert total_value(orc) + total_value(und) == 28 + 33
+    hands = [[cid("orc", "Grunt"), cid("orc", "Raider")], [cid("elf", "Sentinel"), cid("elf", "Scout")],
+             [cid("undead", "Mummy"), cid("undead", "Ghoul")], [cid("dwarf", "Guard"), cid("dwarf", "Miner")]]
+    st = arrange(FOUR, hands, attacker=1, cemeteries=[orc, [], und, []])
+    assert GAME.outcome(st) is None  # 61 already, but victory is checked at step 6 of a battle
+    for seat in (1, 2, 3, 0):
+        st = act(st, seat, {"type": "play", "card": hands[seat][0]})
+    result = GAME.outcome(st)
+    assert result.teams == [[0, 2], [1, 3]]
+    assert result.ranks == [2, 1, 2, 1]
+    assert result.scores[0] == result.scores[2] > 60
+
+
+def test_rule_4p_equal_team_values_tie():
+    from shared.games.fate_of_akalon.scoring import final_result
+
+    st = arrange(FOUR, [[cid("orc", "Grunt")], [cid("elf", "Scout")], [cid("undead", "Mummy")], [cid("dwarf", "Guard")]],
+                 attacker=0)
+    res = final_result(st, [30, 40, 30, 20])
+    assert res["ranks"] == [1, 1, 1, 1] and res["teams"] == [[0, 2], [1, 3]]
+
+
+def test_rule_4p_hammer_chooses_lead_attacker_among_opponents():
+    hands = [[cid("orc", "Grunt"), cid("orc", "Raider")], [cid("elf", "Sentinel"), cid("elf", "Scout")],
+             [cid("undead", "Mummy"), cid("undead", "Ghoul")], [cid("dwarf", "Hammer"), cid("dwarf", "Miner")]]
+    st = arrange(FOUR, hands, attacker=3)
+    st = play(st, 3, cid("dwarf", "Hammer"))
+    assert moves(st, 3) == [{"type": "target", "seat": 0}, {"type": "target", "seat": 2}]
+    st = act(st, 3, {"type": "target", "seat": 2})
+    for seat in (0, 1, 2):
+        st = play(st, seat, hands[seat][0])
+    assert st["attacker"] == 2 and st["battle"]["order"] == [2, 3, 0, 1]

@@ -1,0 +1,420 @@
+"""The basic (2-player) rules, one test per clause."""
+import pytest
+
+from shared.games.fate_of_akalon import GAME
+from shared.games.fate_of_akalon.cards import DECKS, total_value
+from shared.games.fate_of_akalon.values import battlefield_values, card_values
+
+from .helpers import act, act_events, arrange, cid, decision, fresh, moves, play, to_act
+
+
+def fight_of(events):
+    return next(e["data"] for e in events if e["type"] == "fight")
+
+
+# ----- setup --------------------------------------------------------------------------------
+
+
+def test_rule_setup_factions_chosen_per_seat_and_random_when_unset():
+    from shared.rng import FastRng
+
+    opts = GAME.validate_options(2, {"factions": ["undead", None]})
+    st = GAME.fold(GAME.setup(2, opts, FastRng(1)))
+    assert st["factions"][0] == "undead" and st["factions"][1] in ("elf", "dwarf", "orc")
+    seen = set()
+    for seed in range(30):
+        st = GAME.fold(GAME.setup(2, GAME.validate_options(2, {}), FastRng(seed)))
+        assert len(set(st["factions"])) == 2
+        seen.update(st["factions"])
+    assert seen == {"elf", "dwarf", "orc", "undead"}
+
+
+@pytest.mark.parametrize("factions", [["orc", "orc"], ["orc"], ["orc", "gnome"]])
+def test_rule_setup_rejects_bad_faction_choices(factions):
+    with pytest.raises(ValueError):
+        GAME.validate_options(2, {"factions": factions})
+
+
+def test_rule_setup_each_player_has_own_areas_deck_shuffled_no_draw():
+    st = fresh(["elf", "dwarf"])
+    for s, z in enumerate(st["zones"]):
+        assert set(z) == {"deck", "hand", "discard", "cemetery", "out", "revealed"}
+        assert z["hand"] == []
+        everything = z["deck"] + z["discard"] + z["cemetery"] + [e["card"] for e in st["field"] if e["seat"] == s]
+        assert sorted(everything) == sorted(DECKS[st["factions"][s]])
+
+
+def test_rule_setup_deck_order_is_secret():
+    from shared.rng import FastRng
+
+    events = GAME.setup(2, GAME.validate_options(2, {}), FastRng(3))
+    setup = events[0]
+    assert "decks" in setup["secret"] and "decks" not in setup["data"]
+    for seat in (0, 1, None):
+        assert "decks" not in GAME.redact(setup, seat)["data"]
+
+
+# ----- skirmish -----------------------------------------------------------------------------
+
+
+def test_rule_skirmish_ignores_card_text():
+    # a Stone Wall would be 5 when defending; in the skirmish it is just 0
+    st = fresh(["dwarf", "orc"], [[cid("dwarf", "Stone Wall")], [cid("orc", "Goblin")]])
+    assert st["zones"][1]["discard"] == [cid("orc", "Goblin")]
+    assert st["zones"][0]["cemetery"] == [cid("dwarf", "Stone Wall")]
+    assert to_act(st) == [0]
+
+
+def test_rule_skirmish_tie_discards_and_skirmishes_again():
+    st = fresh(["elf", "orc"], [[cid("elf", "Hunter"), cid("elf", "Lord")],
+                                [cid("orc", "Hobgoblin"), cid("orc", "Grunt")]])
+    assert st["zones"][0]["discard"] == [cid("elf", "Lord"), cid("elf", "Hunter")]
+    assert st["zones"][1]["discard"] == [cid("orc", "Hobgoblin")]
+    assert st["zones"][1]["cemetery"] == [cid("orc", "Grunt")]
+    assert to_act(st) == [1]
+
+
+def test_rule_skirmish_then_both_draw_five():
+    st = fresh(["elf", "orc"])
+    loser = to_act(st)[0]
+    st = act(st, loser, {"type": "choose_attacker", "seat": 1 - loser})
+    assert [len(z["hand"]) for z in st["zones"]] == [5, 5]
+    assert st["attacker"] == 1 - loser and to_act(st) == [1 - loser]
+
+
+# ----- battle steps ---------------------------------------------------------------------------
+
+
+def test_rule_attack_then_defend_one_card_each():
+    st = arrange(["orc", "elf"], [[cid("orc", "Grunt"), cid("orc", "Raider")],
+                                  [cid("elf", "Sentinel"), cid("elf", "Ranger")]], attacker=0)
+    assert to_act(st) == [0] and moves(st, 1) == []
+    st = play(st, 0, cid("orc", "Grunt"))
+    assert to_act(st) == [1] and moves(st, 0) == []
+    assert moves(st, 1) == [{"type": "play", "card": cid("elf", "Sentinel")},
+                            {"type": "play", "card": cid("elf", "Ranger")}]
+
+
+def test_rule_fight_defender_wins_and_becomes_attacker():
+    st = arrange(["orc", "elf"], [[cid("orc", "Grunt"), cid("orc", "Raider")],
+                                  [cid("elf", "Sentinel"), cid("elf", "Ranger")]], attacker=0)
+    st = play(st, 0, cid("orc", "Grunt"))
+    st, events = act_events(st, 1, {"type": "play", "card": cid("elf", "Sentinel")})
+    assert fight_of(events)["totals"] == [5, 6]
+    assert st["attacker"] == 1
+    assert st["zones"][0]["cemetery"] == [cid("orc", "Grunt")]
+    assert st["zones"][1]["discard"][0] == cid("elf", "Sentinel")
+
+
+def test_rule_fight_attacker_wins_and_stays_attacker():
+    st = arrange(["orc", "elf"], [[cid("orc", "Ogre"), cid("orc", "Raider")],
+                                  [cid("elf", "Scout"), cid("elf", "Ranger")]], attacker=0)
+    st = play(st, 0, cid("orc", "Ogre"))
+    st, events = act_events(st, 1, {"type": "play", "card": cid("elf", "Ranger")})
+    assert fight_of(events)["winners"] == [0]
+    assert st["attacker"] == 0 and st["zones"][1]["cemetery"] == [cid("elf", "Ranger")]
+
+
+def test_rule_fight_tie_both_lose_attacker_stays():
+    st = arrange(["orc", "elf"], [[cid("orc", "Raider"), cid("orc", "Grunt")],
+                                  [cid("elf", "Hunter"), cid("elf", "Ranger")]], attacker=1)
+    st = play(st, 1, cid("elf", "Hunter"))
+    st, events = act_events(st, 0, {"type": "play", "card": cid("orc", "Raider")})
+    fight = fight_of(events)
+    assert fight["totals"] == [3, 3] and fight["winners"] == []
+    assert st["zones"][0]["cemetery"] == [cid("orc", "Raider")]
+    assert st["zones"][1]["cemetery"] == [cid("elf", "Hunter")]
+    assert st["attacker"] == 1
+
+
+def test_rule_aftermath_victorious_order_chosen_and_kept():
+    arc, lord, hunt = cid("elf", "Archer"), cid("elf", "Lord"), cid("elf", "Hunter", 2)
+    st = arrange(["elf", "orc"], [[arc, lord, cid("elf", "Scout")], [cid("orc", "Kobold"), cid("orc", "Grunt")]],
+                 attacker=0, discards=[[hunt], []])
+    st = play(st, 0, arc)
+    st = play(st, 0, lord)
+    st = play(st, 1, cid("orc", "Kobold"))
+    assert decision(st) == {"seat": 0, "kind": "stack"}
+    assert moves(st, 0) == [{"type": "stack", "card": arc}, {"type": "stack", "card": lord}]
+    st = act(st, 0, {"type": "stack", "card": lord})
+    assert st["zones"][0]["discard"] == [arc, lord, hunt]
+    st = act(st, 1, {"type": "pass"})  # the Kobold's optional Defeated effect
+    assert st["zones"][0]["discard"][:3] == [arc, lord, hunt]  # the order never changes
+
+
+def test_rule_victory_cemetery_30_ends_least_value_wins():
+    orc_cem = [cid("orc", "Ogre"), cid("orc", "Warlord"), cid("orc", "Warlord", 2), cid("orc", "Battering Ram")]
+    assert total_value(orc_cem) == 28
+    st = arrange(["orc", "elf"], [[cid("orc", "Grunt"), cid("orc", "Raider")],
+                                  [cid("elf", "Sentinel"), cid("elf", "Scout")]],
+                 attacker=0, cemeteries=[orc_cem, [cid("elf", "Lord")]])
+    st = play(st, 0, cid("orc", "Grunt"))
+    st = play(st, 1, cid("elf", "Sentinel"))
+    result = GAME.outcome(st)
+    assert result is not None and result.ranks == [2, 1] and result.scores == [32, 8]
+    assert GAME.to_act(st) == [] and moves(st, 0) == [] and moves(st, 1) == []
+
+
+def test_rule_victory_equal_cemetery_values_tie():
+    orc_cem = [cid("orc", "Ogre"), cid("orc", "Warlord"), cid("orc", "Warlord", 2), cid("orc", "Hobgoblin"),
+               cid("orc", "Kobold")]
+    elf_cem = [cid("elf", "Lord"), cid("elf", "Wizard"), cid("elf", "Elder"), cid("elf", "Elder", 2)]
+    assert total_value(orc_cem) == total_value(elf_cem) == 27
+    st = arrange(["orc", "elf"], [[cid("orc", "Raider"), cid("orc", "Grunt")],
+                                  [cid("elf", "Hunter"), cid("elf", "Scout")]],
+                 attacker=1, cemeteries=[orc_cem, elf_cem])
+    st = play(st, 1, cid("elf", "Hunter"))
+    st = play(st, 0, cid("orc", "Raider"))
+    result = GAME.outcome(st)
+    assert result.ranks == [1, 1] and result.scores == [30, 30]
+
+
+def test_rule_victory_below_30_keeps_playing():
+    st = arrange(["orc", "elf"], [[cid("orc", "Grunt"), cid("orc", "Raider")],
+                                  [cid("elf", "Sentinel"), cid("elf", "Scout")]],
+                 attacker=0, cemeteries=[[cid("orc", "Ogre")], []])
+    st = play(st, 0, cid("orc", "Grunt"))
+    st = play(st, 1, cid("elf", "Sentinel"))
+    assert GAME.outcome(st) is None and st["battle"]["n"] == 2
+
+
+def test_rule_reinforce_player_with_empty_hand_draws_five():
+    st = arrange(["orc", "elf"], [[cid("orc", "Grunt")], [cid("elf", "Sentinel"), cid("elf", "Scout")]],
+                 attacker=0)
+    st = play(st, 0, cid("orc", "Grunt"))
+    st = play(st, 1, cid("elf", "Sentinel"))
+    assert len(st["zones"][0]["hand"]) == 5  # empty hand: reinforced
+    assert len(st["zones"][1]["hand"]) == 1  # still holds the Scout: no draw
+
+
+def test_rule_reinforce_draws_are_private():
+    st = arrange(["orc", "elf"], [[cid("orc", "Grunt")], [cid("elf", "Sentinel"), cid("elf", "Scout")]],
+                 attacker=0)
+    st = play(st, 0, cid("orc", "Grunt"))
+    st, events = act_events(st, 1, {"type": "play", "card": cid("elf", "Sentinel")})
+    draw = next(e for e in events if e["type"] == "draw")
+    assert draw["data"] == {"seat": 0, "count": 5}
+    assert GAME.redact(draw, 0)["data"]["cards"] == st["zones"][0]["hand"]
+    assert "cards" not in GAME.redact(draw, 1)["data"] and "cards" not in GAME.redact(draw, None)["data"]
+
+
+def test_rule_reshuffle_the_moment_the_deck_is_empty():
+    elf = DECKS["elf"]
+    hand = [cid("elf", "Scout"), cid("elf", "Ranger")]
+    last = cid("elf", "Lord")
+    discard = [c for c in elf if c not in hand and c != last]
+    st = arrange(["elf", "orc"], [hand, [cid("orc", "Grunt")]], attacker=0, decks=[[last], []],
+                 discards=[discard, []])
+    assert st["zones"][0]["deck"] == [last]
+    st, events = act_events(st, 0, {"type": "play", "card": cid("elf", "Scout")})  # draws the last card
+    shuffle = next(e for e in events if e["type"] == "shuffle")
+    assert shuffle["data"] == {"seat": 0, "count": len(discard)}
+    assert sorted(shuffle["secret"]["order"]) == sorted(discard)
+    assert "order" not in GAME.redact(shuffle, 0)["data"]
+    assert last in st["zones"][0]["hand"]
+    assert len(st["zones"][0]["deck"]) == len(discard) and st["zones"][0]["discard"] == []
+
+
+# ----- card text ------------------------------------------------------------------------------
+
+
+def test_rule_effect_applies_only_while_on_battlefield():
+    st = arrange(["orc", "elf"], [[cid("orc", "Warlord"), cid("orc", "Goblin"), cid("orc", "Shaman")],
+                                  [cid("elf", "Scout")]], attacker=0)
+    st = play(st, 0, cid("orc", "Shaman"))
+    st = play(st, 0, cid("orc", "Warlord"))
+    vals = card_values(st)
+    assert vals[cid("orc", "Warlord")] == 7 and vals[cid("orc", "Shaman")] == 0  # only Goblinoids gain
+
+
+def test_rule_condition_keywords_attacking_and_defending():
+    st = arrange(["orc", "dwarf"], [[cid("orc", "Battering Ram"), cid("orc", "Hobgoblin")],
+                                    [cid("dwarf", "Shieldbearer"), cid("dwarf", "Gatekeeper")]], attacker=1)
+    st = play(st, 1, cid("dwarf", "Gatekeeper"))  # Attacking: -1
+    st, events = act_events(st, 0, {"type": "play", "card": cid("orc", "Battering Ram")})  # Defending: -2
+    assert fight_of(events)["totals"] == [4, 4]
+
+
+def test_rule_value_never_below_zero():
+    st = arrange(["dwarf", "orc"], [[cid("dwarf", "Crossbowman"), cid("dwarf", "Guard")],
+                                    [cid("orc", "Shaman"), cid("orc", "Grunt")]], attacker=0)
+    st = play(st, 0, cid("dwarf", "Crossbowman"))
+    st = play(st, 1, cid("orc", "Shaman"))
+    assert card_values(st)[cid("orc", "Shaman")] == 0 and battlefield_values(st) == [3, 0]
+    st = act(st, 1, {"type": "pass"})
+
+
+def test_rule_text_beats_basic_rules_skeleton_goes_to_discard():
+    sk = cid("undead", "Skeleton")
+    st = arrange(["undead", "orc"], [[sk, cid("undead", "Mummy")], [cid("orc", "Grunt"), cid("orc", "Raider")]],
+                 attacker=0)
+    st = play(st, 0, sk)
+    st = play(st, 1, cid("orc", "Grunt"))
+    assert sk in st["zones"][0]["discard"] and st["zones"][0]["cemetery"] == []
+
+
+def test_rule_removed_cards_go_out_of_play():
+    wr = cid("undead", "Wraith")
+    st = arrange(["undead", "orc"], [[wr, cid("undead", "Mummy")], [cid("orc", "Ogre"), cid("orc", "Raider")]],
+                 attacker=0)
+    st = play(st, 0, wr)
+    st = play(st, 1, cid("orc", "Ogre"))  # Ogre defending 8-3 = 5 < 6: the Wraith wins
+    assert wr in st["zones"][0]["discard"]
+    st2 = arrange(["undead", "orc"], [[wr, cid("undead", "Mummy")], [cid("orc", "Ogre"), cid("orc", "Raider")]],
+                  attacker=1)
+    st2 = play(st2, 1, cid("orc", "Ogre"))
+    st2 = play(st2, 0, wr)  # attacking Ogre 8 beats the Wraith: removed from the game
+    assert st2["zones"][0]["out"] == [wr] and st2["zones"][0]["cemetery"] == []
+    assert GAME.view(st2, 1)["zones"][0]["out"] == [wr]
+
+
+def test_rule_defeated_keyword_only_when_defeated():
+    miner = cid("dwarf", "Miner")
+    st = arrange(["dwarf", "orc"], [[miner, cid("dwarf", "Guard")], [cid("orc", "Kobold"), cid("orc", "Grunt")]],
+                 attacker=1)
+    st = play(st, 1, cid("orc", "Kobold"))
+    st = play(st, 0, miner)  # Miner 1 loses to Kobold 2: Defeated -> draw a card
+    assert len(st["zones"][0]["hand"]) == 2
+    st = arrange(["dwarf", "orc"], [[miner, cid("dwarf", "Guard")], [cid("orc", "Shaman"), cid("orc", "Grunt")]],
+                 attacker=1)
+    st = play(st, 1, cid("orc", "Shaman"))
+    st = act(st, 1, {"type": "pass"})
+    st = play(st, 0, miner)  # the Miner wins: no draw
+    assert len(st["zones"][0]["hand"]) == 1
+
+
+def test_rule_cemetery_keyword_sylvan_extra_card_when_reinforcing():
+    syl = [cid("elf", "Sylvan"), cid("elf", "Sylvan", 2)]
+    st = arrange(["elf", "orc"], [[cid("elf", "Sentinel")], [cid("orc", "Grunt")]], attacker=1,
+                 cemeteries=[syl, []])
+    st = play(st, 1, cid("orc", "Grunt"))
+    st = play(st, 0, cid("elf", "Sentinel"))
+    assert len(st["zones"][0]["hand"]) == 5 + 2  # no hand size limit
+    assert len(st["zones"][1]["hand"]) == 5
+
+
+def test_rule_cemetery_keyword_needs_empty_hand():
+    syl = [cid("elf", "Sylvan")]
+    st = arrange(["elf", "orc"], [[cid("elf", "Sentinel"), cid("elf", "Scout")], [cid("orc", "Grunt")]],
+                 attacker=1, cemeteries=[syl, []])
+    st = play(st, 1, cid("orc", "Grunt"))
+    st = play(st, 0, cid("elf", "Sentinel"))
+    assert len(st["zones"][0]["hand"]) == 1
+
+
+def test_rule_cemetery_keyword_zombie_returns_to_discard():
+    zom = cid("undead", "Zombie")
+    st = arrange(["undead", "orc"], [[cid("undead", "Mummy")], [cid("orc", "Grunt")]], attacker=1,
+                 cemeteries=[[zom], []])
+    st = play(st, 1, cid("orc", "Grunt"))
+    st = play(st, 0, cid("undead", "Mummy"))
+    assert zom not in st["zones"][0]["cemetery"]
+    assert zom in st["zones"][0]["discard"] or zom in st["zones"][0]["deck"] or zom in st["zones"][0]["hand"]
+
+
+def test_rule_after_all_cards_are_played_keyword():
+    st = arrange(["elf", "dwarf"], [[cid("elf", "Enchantress"), cid("elf", "Sentinel")],
+                                    [cid("dwarf", "Guard"), cid("dwarf", "Miner")]], attacker=0)
+    st = play(st, 0, cid("elf", "Enchantress"))
+    assert moves(st, 0) == []  # nothing happens when it is played
+    st = play(st, 1, cid("dwarf", "Guard"))
+    assert to_act(st) == [0]  # after all cards are played
+    assert moves(st, 0) == [{"type": "play", "card": cid("elf", "Sentinel")}, {"type": "pass"}]
+    st, events = act_events(st, 0, {"type": "play", "card": cid("elf", "Sentinel")})
+    assert fight_of(events)["totals"] == [8, 5]
+
+
+def test_rule_ignore_text_suppresses_after_all_trigger():
+    st = arrange(["elf", "dwarf"], [[cid("elf", "Enchantress"), cid("elf", "Sentinel")],
+                                    [cid("dwarf", "Tactician"), cid("dwarf", "Miner")]], attacker=0)
+    st = play(st, 0, cid("elf", "Enchantress"))
+    st, events = act_events(st, 1, {"type": "play", "card": cid("dwarf", "Tactician")})
+    assert fight_of(events)["totals"] == [3, 3]
+
+
+def test_rule_ghoul_limits_extra_plays():
+    st = arrange(["undead", "elf"], [[cid("undead", "Ghoul")], [cid("elf", "Archer"), cid("elf", "Lord")]],
+                 attacker=0)
+    st = play(st, 0, cid("undead", "Ghoul"))
+    st, events = act_events(st, 1, {"type": "play", "card": cid("elf", "Archer")})
+    assert fight_of(events)["totals"] == [3, 2]  # the Archer could not bring the Lord
+
+
+def test_rule_druid_plays_top_of_discard():
+    top = cid("elf", "Lord")
+    st = arrange(["elf", "orc"], [[cid("elf", "Druid")], [cid("orc", "Grunt")]], attacker=0,
+                 discards=[[top, cid("elf", "Scout")], []])
+    st = play(st, 0, cid("elf", "Druid"))
+    assert moves(st, 0) == [{"type": "play", "card": top}, {"type": "pass"}]
+    st, events = act_events(st, 0, {"type": "play", "card": top})
+    assert [e["card"] for e in st["field"]] == [cid("elf", "Druid"), top]
+
+
+def test_rule_necromancer_returns_cemetery_card_to_discard():
+    ogre_like = cid("undead", "Bone Golem")
+    st = arrange(["undead", "orc"], [[cid("undead", "Necromancer"), cid("undead", "Mummy")], [cid("orc", "Grunt")]],
+                 attacker=0, cemeteries=[[ogre_like, cid("undead", "Skeleton")], []])
+    st = play(st, 0, cid("undead", "Necromancer"))
+    assert moves(st, 0) == [{"type": "recover", "card": ogre_like},
+                            {"type": "recover", "card": cid("undead", "Skeleton")}, {"type": "pass"}]
+    st = act(st, 0, {"type": "recover", "card": ogre_like})
+    assert st["zones"][0]["cemetery"] == [cid("undead", "Skeleton")]
+    assert st["zones"][0]["discard"] == [ogre_like]
+
+
+def test_rule_lich_counts_corpses_in_cemetery():
+    cem = [cid("undead", "Zombie"), cid("undead", "Mummy"), cid("undead", "Wraith")]
+    st = arrange(["undead", "orc"], [[cid("undead", "Lich"), cid("undead", "Ghost")], [cid("orc", "Grunt")]],
+                 attacker=0, cemeteries=[cem, []])
+    st = play(st, 0, cid("undead", "Lich"))
+    assert card_values(st)[cid("undead", "Lich")] == 7 + 2
+
+
+# ----- simultaneous effects -------------------------------------------------------------------
+
+
+def test_rule_simultaneous_attacker_first_and_further_rounds_no_double_trigger():
+    e1, e2 = cid("elf", "Enchantress"), cid("elf", "Enchantress", 2)
+    st = arrange(["elf", "dwarf"], [[e1, e2, cid("elf", "Scout")], [cid("dwarf", "Brewer"), cid("dwarf", "Guard")]],
+                 attacker=0)
+    st = play(st, 0, e1)
+    st = play(st, 1, cid("dwarf", "Brewer"))
+    assert to_act(st) == [0]  # the attacker's effect resolves first
+    st = play(st, 0, e2)  # a new After-all-cards-are-played card
+    assert to_act(st) == [1]  # ... waits: the Dwarf's Brewer finishes the current round
+    st = act(st, 1, {"type": "pass"})
+    assert to_act(st) == [0]  # further round: only the new Enchantress; the first never fires twice
+    assert moves(st, 0) == [{"type": "play", "card": cid("elf", "Scout")}, {"type": "pass"}]
+    st, events = act_events(st, 0, {"type": "pass"})
+    assert fight_of(events)["totals"] == [6, 2]
+
+
+def test_rule_simultaneous_player_orders_own_effects():
+    st = arrange(["orc", "elf"], [[cid("orc", "Shaman"), cid("orc", "Raider"), cid("orc", "Grunt")],
+                                  [cid("elf", "Sylvan"), cid("elf", "Scout")]], attacker=0)
+    st = play(st, 0, cid("orc", "Shaman"))
+    st = play(st, 0, cid("orc", "Raider"))
+    st = play(st, 1, cid("elf", "Sylvan"))
+    st = act(st, 0, {"type": "stack", "card": cid("orc", "Raider")})
+    assert decision(st) == {"seat": 0, "kind": "order"}  # both Victorious: the owner picks the order
+    assert moves(st, 0) == [{"type": "resolve", "card": cid("orc", "Shaman")},
+                            {"type": "resolve", "card": cid("orc", "Raider")}]
+    hand = len(st["zones"][0]["hand"])
+    st = act(st, 0, {"type": "resolve", "card": cid("orc", "Raider")})
+    assert len(st["zones"][0]["hand"]) == hand + 2  # the other one resolved by itself afterwards
+    assert st["battle"]["n"] == 2
+
+
+def test_rule_conflict_last_next_attacker_choice_wins_two_players():
+    st = arrange(["dwarf", "orc"], [[cid("dwarf", "Hammer"), cid("dwarf", "Guard")],
+                                    [cid("orc", "Kobold"), cid("orc", "Grunt")]], attacker=1)
+    st = play(st, 1, cid("orc", "Kobold"))
+    st = play(st, 0, cid("dwarf", "Hammer"))  # the Hammer names the Orc, the only opponent
+    st = act(st, 1, {"type": "pass"})
+    assert st["attacker"] == 1  # although the Dwarf won the battle
+
+
+def test_rule_empty_hand_plays_nothing():
+    st = arrange(["orc", "elf"], [[cid("orc", "Grunt")], []], attacker=0)
+    st, events = act_events(st, 0, {"type": "play", "card": cid("orc", "Grunt")})
+    assert fight_of(events)["totals"] == [5, 0]

@@ -72,13 +72,16 @@ def determinize(view: dict, seat: int, rng: Rng) -> dict:
             known_w += s["revealed"]
     warriors = _unknown(C.warrior_deck(), known_w, rng)
     fate = _unknown(C.fate_deck(), known_a, rng)
+    unseen_actions = [c for c in fate if C.fate_kind(c) == "action"]
     for i, s in enumerate(seats):
         if i == seat:
             continue
         hidden = s["hand"]["count"] - len(s["revealed"])
         s["hand"] = sorted(s["revealed"] + [warriors.pop() for _ in range(hidden)])
         s["reserve"] = [warriors.pop() for _ in range(s["reserve"]["count"])]
-        s["actions"] = sorted(fate.pop() for _ in range(s["actions"]["count"]))
+        s["actions"] = sorted(unseen_actions.pop() for _ in range(s["actions"]["count"]))
+        for card in s["actions"]:
+            fate.remove(card)
     if len(warriors) != view["wdeck"]["count"] or len(fate) != view["fdeck"]["count"]:
         raise ValueError("view is inconsistent with the game's cards")
     state["wdeck"], state["fdeck"] = warriors, fate

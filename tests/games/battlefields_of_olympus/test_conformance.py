@@ -12,6 +12,21 @@ def test_conformance_playouts(options):
     assert all(GAME.outcome(r.state) is not None for r in results)
 
 
+def _check_determinized_worlds_are_playable(state, rng):
+    """Unseen cards are dealt only where they may be: the opponent's Actions are Action cards,
+    and every seat can list its moves in a determinized world."""
+    from shared.games.battlefields_of_olympus.content import load
+
+    content = load()
+    for seat in range(2):
+        twin = GAME.determinize(GAME.view(state, seat), seat, rng)
+        for other in twin["seats"]:
+            assert all(content.fate_kind(c) == "action" for c in other["actions"])
+            assert all(c in content.warriors for c in other["hand"] + other["reserve"])
+        for s in range(2):
+            GAME.legal_moves(twin, s)
+
+
 def test_conformance_checks_hold_in_action_heavy_playouts():
     """Random playouts biased towards Actions and replies, so reply chains, Elite, Flank, Skirmish
     and Raids are frequent; every step passes the engine's state checks."""
@@ -26,6 +41,8 @@ def test_conformance_checks_hold_in_action_heavy_playouts():
         steps = 0
         while GAME.outcome(state) is None and steps < 3000:
             _check_state(GAME, state, 2, events, full=steps % 5 == 0, rng=rng)
+            if steps % 5 == 0:
+                _check_determinized_worlds_are_playable(state, rng)
             seat = GAME.to_act(state)[0]
             moves = GAME.legal_moves(state, seat)
             preferred = [m for m in moves if m["type"] in ("play_action", "respond", "swap", "play_warrior")]

@@ -71,4 +71,4 @@ class Arkon(Game):
         )
 
     def heuristic(self, state: dict, seat: int) -> float:
-        return heuristic(state, seat)
+        return heuristic(self, state, seat)

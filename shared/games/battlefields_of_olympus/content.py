@@ -64,6 +64,7 @@ class Content:
     lands: dict
     numbers: dict
     beats_table: dict
+    bonus: dict
 
     def beats(self, a: str, b: str) -> bool:
         """Whether Warrior type ``a`` beats type ``b`` (a top-right symbol matches b's top-left)."""
@@ -109,4 +110,4 @@ def load() -> Content:
         for a in _load("actions.json")["actions"]
     }
     lands = {l["id"]: Land(l["id"], l["name"], l["colour"], l["value"]) for l in _load("lands.json")["lands"]}
-    return Content(warriors, actions, lands, _load("rules.json"), beats_table)
+    return Content(warriors, actions, lands, _load("rules.json"), beats_table, _load("bonus_warrior.json"))

@@ -15,9 +15,12 @@ from .state import is_over
 C: Content = load()
 
 
+WINNING_POINTS = C.number("winning_points")
+
+
 class Options(Schema):
     target_points = fields.Integer(
-        load_default=16, validate=validate.OneOf([16, 12, 20]),
+        load_default=WINNING_POINTS, validate=validate.OneOf([WINNING_POINTS, 12, 20]),
         metadata={"description": "Land Trophy points that end the game at once (rulebook: 16)"},
     )
 
@@ -36,7 +39,7 @@ class BattlefieldsOfOlympus(Game):
         first = 0
         tx.emit(
             "setup",
-            {"players": players, "first": first, "target_points": options.get("target_points", 16)},
+            {"players": players, "first": first, "target_points": options.get("target_points", WINNING_POINTS)},
             secret={"wdeck": rng.shuffled(C.warrior_deck()), "fdeck": rng.shuffled(C.fate_deck())},
         )
         for seat in range(players):

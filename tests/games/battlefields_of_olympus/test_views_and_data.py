@@ -43,11 +43,22 @@ def test_determinize_keeps_the_view_and_deals_only_unseen_cards():
 def _entries():
     for name, key in (("warriors.json", "types"), ("actions.json", "actions"), ("lands.json", "lands")):
         yield from json.loads((DATA / name).read_text())[key]
+    rules = json.loads((DATA / "rules.json").read_text())
+    yield from (v for k, v in rules.items() if k != "about")
+    yield json.loads((DATA / "bonus_warrior.json").read_text())
 
 
-def test_data_every_entry_has_a_source():
+def test_data_every_entry_has_a_source_naming_rulebook_public_or_house():
     for entry in _entries():
-        assert entry.get("source"), entry
+        source = entry.get("source")
+        values = list(source.values()) if isinstance(source, dict) else [source]
+        assert values, entry
+        for value in values:
+            assert value.split(" ")[0] in ("rulebook", "public", "house"), entry
+
+
+def test_data_bonus_warrior_for_three_lands_of_one_colour_at_most_one():
+    assert C.bonus["lands_of_one_colour"] == 3 and C.bonus["max_per_player"] == 1
 
 
 def test_data_fifty_warriors_of_five_types():

@@ -221,19 +221,35 @@ class Matches:
         self._cache.drop(match_id)
 
     # ----- writing -------------------------------------------------------------------------
+    def peek(self, match_id: str) -> dict:
+        """The cached state, possibly a little behind the head (fine for what never changes, such
+        as the seats); loads the head when nothing is cached."""
+        return self._cache.get(match_id) or self.state(match_id)
+
     def _current_for_write(self, match_id: str, expected: int) -> dict:
         cached = self._cache.get(match_id)
         if cached is not None and cached["version"] == expected:
             return cached
         if cached is not None and cached["version"] > expected:
             raise Conflict(cached["version"])
+        if cached is not None:  # catch up with one read of the events we have not seen
+            records = self.store.read(match_id, after=cached["version"])
+            if records and records[-1]["seq"] == expected:
+                mstate = clone(cached)
+                game = self.game_of(mstate)
+                for rec in records:
+                    apply_record(mstate, rec, game)
+                self._cache.put(match_id, mstate)
+                return mstate
         mstate = self.state(match_id)
         if mstate["version"] != expected:
             raise Conflict(mstate["version"])
         return mstate
 
-    def submit(self, match_id: str, seat: int, move, expected_version: int, idempotency_key: str | None = None) -> Submitted:
-        """Take ``seat``'s move; raises NotFound, Conflict, MatchOver, Forbidden or IllegalMove."""
+    def submit(self, match_id: str, seat: int, move, expected_version: int, idempotency_key: str | None = None,
+               *, as_bot: bool = False) -> Submitted:
+        """Take ``seat``'s move (``as_bot``: from the bot that plays the seat); raises NotFound,
+        Conflict, MatchOver, Forbidden or IllegalMove."""
         field = f"{seat}:{idempotency_key}" if idempotency_key else None
         if field:
             prior = self.store.idempotent_response(match_id, field)
@@ -244,6 +260,8 @@ class Matches:
         if mstate["status"] != "active":
             raise MatchOver(f"the match is {mstate['status']}")
         game = self.game_of(mstate)
+        if mstate["controllers"][seat] != "human" and not as_bot:
+            raise Forbidden(f"seat {seat} is played by a bot since it was handed over")
         if seat not in game.to_act(mstate["game"]):
             raise Forbidden(f"seat {seat} has no decision to make now")
         seed = self._seed(match_id)

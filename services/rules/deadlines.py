@@ -34,10 +34,12 @@ class Deadlines:
         """Schedule a check for each human seat that has just started waiting on a decision
         (``moved``: the seat that just acted, whose old deadline is over)."""
         limit = mstate.get("turn_seconds")
+        if not limit:
+            return  # no clock in this match
         key = deadlines_key(mstate["match_id"])
         if moved is not None:
             self.r.hdel(key, moved)
-        if not limit or mstate["status"] != "active":
+        if mstate["status"] != "active":
             self.r.delete(key)
             return
         waiting = {s for s in Matches.to_act(mstate) if mstate["controllers"][s] == "human"}

@@ -33,7 +33,7 @@ class Followups:
             )
         if bots:
             self.r.zadd(AWAITING_BOTS, {match_id: time.time()})
-        else:
+        elif any(c != "human" for c in mstate["controllers"]):
             self.r.zrem(AWAITING_BOTS, match_id)
         if mstate["status"] != "active":
             self.publish_finished(mstate)

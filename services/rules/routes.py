@@ -31,8 +31,9 @@ def _state(match_id: str, at: int | None = None) -> dict:
         raise ApiError(404, "Not Found", f"no match {match_id!r}", "no-such-match") from None
 
 
-def _seat(mstate: dict, *, required: bool) -> int | None:
-    """The seat the caller holds in this match (None for a spectator)."""
+def _seat(mstate: dict, *, required: bool, check_control: bool = True) -> int | None:
+    """The seat the caller holds in this match (None for a spectator). ``check_control``: refuse a
+    human whose seat was handed to a bot (``submit`` checks that itself, on the state it writes on)."""
     who = principal(required)
     if who is None:
         return None
@@ -47,7 +48,7 @@ def _seat(mstate: dict, *, required: bool) -> int | None:
         return None
     for i, seat in enumerate(mstate["seats"]):
         if seat.get("player_id") == who.player_id:
-            if required and mstate["controllers"][i] != "human":
+            if required and check_control and mstate["controllers"][i] != "human":
                 raise ApiError(403, "Forbidden", f"seat {i} is played by a bot since it was handed over",
                                "seat-handed-over")
             return i
@@ -97,13 +98,20 @@ class MovesResource(MethodView):
     @blp.response(201, s.MoveOut)
     def post(self, body, match_id):
         """Make a move; 409 on a stale version, 422 with the reason for an illegal move."""
-        mstate = _state(match_id)
-        seat = _seat(mstate, required=True)
+        if principal(True).is_bot:  # a hand-over may be newer than this process's cache
+            mstate = _state(match_id)
+        else:
+            try:
+                mstate = _matches().peek(match_id)
+            except NotFound:
+                raise ApiError(404, "Not Found", f"no match {match_id!r}", "no-such-match") from None
+        seat = _seat(mstate, required=True, check_control=False)
         key = request.headers.get("Idempotency-Key")
         if key is not None and not (0 < len(key) <= 200):
             raise ApiError(400, "Bad Request", "Idempotency-Key must be 1 to 200 characters", "bad-idempotency-key")
         try:
-            done = _matches().submit(match_id, seat, body["move"], body["expected_version"], key)
+            done = _matches().submit(match_id, seat, body["move"], body["expected_version"], key,
+                                     as_bot=principal(True).is_bot)
         except Conflict as err:
             raise ApiError(409, "Conflict", f"expected_version {body['expected_version']} is stale: the match is "
                            f"at version {err.current}", "stale-version", current_version=err.current) from None

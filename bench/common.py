@@ -1,0 +1,43 @@
+"""Helpers for benchmarks: timing, medians, machine-readable output."""
+from __future__ import annotations
+
+import json
+import platform
+import statistics
+import sys
+import time
+
+
+def emit(**fields) -> dict:
+    """Print one JSON line (the machine-readable result) and return it."""
+    fields.setdefault("python", platform.python_version())
+    print(json.dumps(fields), flush=True)
+    return fields
+
+
+def median(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+def percentile(xs, p):
+    if not xs:
+        return float("nan")
+    s = sorted(xs)
+    k = min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))
+    return s[k]
+
+
+class Timer:
+    def __enter__(self):
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        self.elapsed = time.perf_counter() - self.t0
+
+
+def argv_int(name: str, default: int) -> int:
+    for arg in sys.argv[1:]:
+        if arg.startswith(f"--{name}="):
+            return int(arg.split("=", 1)[1])
+    return default

@@ -1,0 +1,59 @@
+"""Engine speed: random self-play moves per second (legal_moves + decide + evolve), per game and
+player count, median of several runs. ``python -m bench.engine_selfplay [--seconds=N] [--runs=N]``"""
+from __future__ import annotations
+
+import time
+
+from shared.engine import registry
+from shared.rng import FastRng, SeededRng
+
+from .common import argv_int, emit, median
+
+
+def selfplay(game, players: int, seconds: float, seed: int, *, pure: bool = True) -> tuple[int, float, int]:
+    """(moves, elapsed, games) of random self-play for about ``seconds``.
+
+    ``pure``: fold each event with the contract's pure ``evolve`` (a copy per event); otherwise
+    the baseline, ``apply`` in place on one state (what a trusted simulation may do)."""
+    rng = FastRng(seed)
+    moves = games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        opts = game.validate_options(players, {})
+        state = game.fold(game.setup(players, opts, SeededRng(b"bench", f"{seed}-{games}")))
+        while game.outcome(state) is None and time.perf_counter() - t0 < seconds:
+            acting = game.to_act(state)
+            seat = acting[rng.randbelow(len(acting))]
+            legal = game.legal_moves(state, seat)
+            events = game.decide(state, seat, legal[rng.randbelow(len(legal))], rng)
+            for ev in events:
+                if pure:
+                    state = game.evolve(state, ev)
+                else:
+                    game.apply(state, ev)
+            moves += 1
+        games += 1
+    return moves, time.perf_counter() - t0, games
+
+
+def main() -> None:
+    seconds = argv_int("seconds", 3)
+    runs = argv_int("runs", 3)
+    only = [a.split("=", 1)[1] for a in __import__("sys").argv[1:] if a.startswith("--game=")]
+    for game in registry.all_games():
+        if game.id == "duel" or (only and game.id not in only):
+            continue
+        for players in range(game.min_players, game.max_players + 1):
+            rates, baseline = [], []
+            for run in range(runs):
+                moves, elapsed, _ = selfplay(game, players, seconds, run)
+                rates.append(moves / elapsed)
+                moves, elapsed, _ = selfplay(game, players, seconds, run, pure=False)
+                baseline.append(moves / elapsed)
+            emit(bench="engine_selfplay", game=game.id, players=players, moves_per_s=round(median(rates), 1),
+                 baseline_inplace_moves_per_s=round(median(baseline), 1),
+                 ratio=round(median(rates) / median(baseline), 3), runs=runs, seconds_per_run=seconds)
+
+
+if __name__ == "__main__":
+    main()

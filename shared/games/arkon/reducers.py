@@ -34,6 +34,27 @@ def _remove(hand: list, cards) -> None:
         hand.remove(c)
 
 
+# Cards enter and leave hands face up (everyone learns which) or unseen. ``known[seat]`` is the
+# part of a hand everyone knows (cards taken back from a lost bid, a card gained by Tactical
+# Reversal); an unseen departure makes it unknown which of them are left.
+def _show_out(s: dict, seat: int, cards) -> None:
+    hand, known = s["hands"][seat], s["known"][seat]
+    for c in cards:
+        hand.remove(c)
+        if c in known:
+            known.remove(c)
+
+
+def _hide_out(s: dict, seat: int, cards) -> None:
+    _remove(s["hands"][seat], cards)
+    s["known"][seat].clear()
+
+
+def _show_in(s: dict, seat: int, cards) -> None:
+    s["hands"][seat].extend(cards)
+    s["known"][seat].extend(cards)
+
+
 def _open_window(s: dict, source: int, kind: str) -> None:
     """A response window from ``source``'s left; seats with empty hands cannot respond (public)."""
     empty = [i for i in range(s["players"]) if not s["hands"][i]]
@@ -51,7 +72,7 @@ def _setup(s, d, ev):
         phase="action1", put_up=False, iverion_used=False,
         deck=list(ev["secret"]["deck"]), discard=[],
         hands=[list(_private(ev, i)["hand"]) for i in range(n)],
-        clans=[[] for _ in range(n)],
+        clans=[[] for _ in range(n)], known=[[] for _ in range(n)],
         action=None, window=None, bid=None, look=None, pending=[], winners=None,
     )
 
@@ -78,7 +99,7 @@ def _drew(s, d, ev):
 
 @reducer("discarded")
 def _discarded(s, d, ev):
-    _remove(s["hands"][d["seat"]], d["cards"])
+    _show_out(s, d["seat"], d["cards"])
     s["discard"].extend(d["cards"])
 
 
@@ -86,7 +107,7 @@ def _discarded(s, d, ev):
 def _cards_moved(s, d, ev):
     """Cards pass from hand to hand; which ones only the two seats learn."""
     cards = _private(ev, d["from"])["gave"]
-    _remove(s["hands"][d["from"]], cards)
+    _hide_out(s, d["from"], cards)
     s["hands"][d["to"]].extend(cards)
 
 
@@ -123,7 +144,7 @@ def _game_won(s, d, ev):
 # ----- action cards and their response window ------------------------------------------------
 @reducer("action_played")
 def _action_played(s, d, ev):
-    s["hands"][d["seat"]].remove(d["card"])
+    _show_out(s, d["seat"], [d["card"]])
     s["action"] = {**d, "status": "window", "reverser": None}
     _open_window(s, d["seat"], "action")
 
@@ -139,7 +160,7 @@ def _passed(s, d, ev):
 def _respond(s, d) -> None:
     priority.respond(s["window"], d["seat"])
     s["window"] = None
-    s["hands"][d["seat"]].remove(d["card"])
+    _show_out(s, d["seat"], [d["card"]])
     s["discard"].append(d["card"])
 
 
@@ -163,7 +184,10 @@ def _action_resolving(s, d, ev):
 @reducer("action_finished")
 def _action_finished(s, d, ev):
     card = s["action"]["card"]
-    (s["discard"] if d["to"] is None else s["hands"][d["to"]]).append(card)
+    if d["to"] is None:
+        s["discard"].append(card)
+    else:
+        _show_in(s, d["to"], [card])
     s["action"] = None
 
 
@@ -205,7 +229,7 @@ def _bottomed(s, d, ev):
 @reducer("clan_put_up")
 def _clan_put_up(s, d, ev):
     seat = d["seat"]
-    s["hands"][seat].remove(d["card"])
+    _show_out(s, seat, [d["card"]])
     s["put_up"] = True
     order = priority.clockwise_from(seat, s["players"])
     s["bid"] = {
@@ -218,7 +242,7 @@ def _clan_put_up(s, d, ev):
 @reducer("bid_card")
 def _bid_card(s, d, ev):
     card = _private(ev, d["seat"])["card"]
-    s["hands"][d["seat"]].remove(card)
+    _hide_out(s, d["seat"], [card])
     s["bid"]["draft"].append(card)
 
 
@@ -246,7 +270,7 @@ def _reinforced(s, d, ev):
 
 @reducer("kala_added")
 def _kala_added(s, d, ev):
-    s["hands"][d["seat"]].remove(d["card"])
+    _show_out(s, d["seat"], [d["card"]])
     s["bid"]["revealed"][str(d["seat"])].append(d["card"])
 
 
@@ -257,7 +281,7 @@ def _bid_won(s, d, ev):
     bid.update(winner=winner, totals=d["totals"], controller=winner)
     s["discard"].extend(bid["revealed"][str(winner)])
     for seat, cards in d["returned"].items():
-        s["hands"][int(seat)].extend(cards)
+        _show_in(s, int(seat), cards)
     for cards in d["overflow"].values():
         s["discard"].extend(cards)
     _open_window(s, winner, "sabotage")
@@ -271,7 +295,7 @@ def _sabotaged(s, d, ev):
 
 @reducer("sabotage_paid")
 def _sabotage_paid(s, d, ev):
-    _remove(s["hands"][d["seat"]], d["cards"])
+    _show_out(s, d["seat"], d["cards"])
     s["discard"].extend(d["cards"])
 
 

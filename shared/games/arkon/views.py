@@ -1,6 +1,6 @@
 """What a seat may see (``view``) and a full state consistent with it (``determinize``).
 
-Hidden: other hands, the deck (its order and contents), face-down bid cards of others (a seat
+Hidden: other hands (except the cards everyone saw go into them: ``known``), the deck (its order and contents), face-down bid cards of others (a seat
 sees who has bid, how many cards each placed face down, and its own cards), Iverion's look at
 the deck. A seat resolving Thievery sees the target's hand (``peek``).
 """
@@ -15,7 +15,7 @@ from shared.rng import Rng
 from .cards import deck_counts
 
 PUBLIC = ("players", "options", "roles", "first", "turn", "phase", "put_up", "iverion_used",
-          "discard", "clans", "action", "window", "pending", "winners")
+          "discard", "clans", "known", "action", "window", "pending", "winners")
 
 
 def _drafting(bid: dict) -> int | None:
@@ -83,6 +83,8 @@ def determinize(v: dict, seat: int, rng: Rng) -> dict:
         known += look["cards"]
     if peek:
         known += peek["hand"]
+    known += [c for i, cards in enumerate(v["known"]) if i != seat and not (peek and peek["seat"] == i)
+              for c in cards]
     unknown.subtract(known)
     pool = rng.shuffled(list(unknown.elements()))
 
@@ -99,7 +101,7 @@ def determinize(v: dict, seat: int, rng: Rng) -> dict:
         elif peek and peek["seat"] == i:
             hands.append(list(peek["hand"]))
         else:
-            hands.append(deal(size))
+            hands.append(list(v["known"][i]) + deal(size - len(v["known"][i])))
     s["hands"] = hands
     s["bid"] = None if bid is None else _hidden_bid(bid, seat, deal)
     s["look"] = None if look is None else {

@@ -5,7 +5,7 @@ from shared.canonical import encode
 from shared.games.arkon.cards import deck_counts
 from shared.rng import FastRng, SeededRng
 
-from .helpers import GAME, act, place_bid, table
+from .helpers import GAME, act, pass_window, place_bid, table
 
 
 def started(players=3, **options):
@@ -97,3 +97,31 @@ def test_determinize_thievery_knows_the_peeked_hand():
     assert twin["hands"][other] == state["hands"][other]
     assert GAME.legal_moves(twin, turn) == GAME.legal_moves(state, turn)
     assert GAME.view(state, other)["peek"] is None
+
+
+def test_determinize_keeps_cards_everyone_saw_go_back_into_a_hand():
+    state = started(2)
+    turn, other = state["turn"], 1 - state["turn"]
+    give(state, turn, "orc")
+    give(state, turn, "negotiations")
+    state["phase"] = "bidding"
+    state, _ = act(state, turn, {"type": "put_up", "card": "orc"})
+    state, _ = place_bid(state, turn, ["negotiations"])
+    lost = state["hands"][other][:2]
+    state, _ = place_bid(state, other, lost)
+    assert sorted(state["known"][other]) == sorted(lost)
+    v = GAME.view(state, turn)
+    for i in range(4):
+        twin = GAME.determinize(v, turn, FastRng(i))
+        hand = Counter(twin["hands"][other])
+        assert all(hand[c] >= n for c, n in Counter(lost).items())
+        assert encode(GAME.view(twin, turn)) == encode(v)
+    # once a card leaves that hand unseen, nobody knows which of them are left
+    state, _ = pass_window(state)
+    state, _ = act(state, turn, {"type": "end_phase"})
+    state, _ = act(state, turn, {"type": "end_phase"})
+    state["phase"], state["turn"] = "bidding", other
+    give(state, other, "elf")
+    state, _ = act(state, other, {"type": "put_up", "card": "elf"})
+    state, _ = act(state, other, {"type": "bid", "card": state["hands"][other][0]})
+    assert state["known"][other] == []

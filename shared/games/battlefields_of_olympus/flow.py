@@ -9,6 +9,7 @@ from shared.engine import Tx, zones
 
 from . import battle as rules
 from .content import Content, load
+from .replies import reply_effect
 from .scoring import colour_set, points
 from .state import opp
 
@@ -109,8 +110,6 @@ def advance_chain(tx: Tx) -> None:
 
 
 def respond(tx: Tx, seat: int, card: str, target: int) -> None:
-    from .replies import reply_effect
-
     effect = reply_effect(C, card, tx.state["chain"]["cards"][target]["card"])
     tx.emit("action_responded", {"seat": seat, "card": card, "target": target, "effect": effect})
     advance_chain(tx)

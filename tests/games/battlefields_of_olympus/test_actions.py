@@ -65,8 +65,9 @@ def test_action_defeat_voids_the_effect_of_the_defeated_card():
     state, _ = play(state, 0, act("ambush"))
     state, _ = play(state, 1, reply("sentries", 0))
     assert state["chain"]["cards"][0]["status"] == "defeated"
-    state, events = play(state, 0, NO) if legal(state, 0) else (state, [])
+    state, events = play(state, 0, NO)
     assert state["battle"] is None and "battle_started" not in types(events)
+    assert [e["data"]["effective"] for e in events if e["type"] == "chain_resolved"] == [False]
 
 
 def test_action_defeat_prevents_retaliating_with_cards_the_active_defeater_defeats():

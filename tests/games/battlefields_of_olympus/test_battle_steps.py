@@ -4,7 +4,7 @@ import pytest
 from shared.games.battlefields_of_olympus import GAME
 from shared.games.battlefields_of_olympus.content import ARES
 
-from .helpers import BATTLE, C, NO, PASS, legal, play, run, table, types, warrior
+from .helpers import BATTLE, C, PASS, legal, play, run, table, types, warrior
 
 
 def _battle(hands, **kw):

@@ -2,7 +2,7 @@
 from shared.games.battlefields_of_olympus import GAME
 from shared.games.battlefields_of_olympus.content import ARES
 
-from .helpers import BATTLE, NO, PASS, legal, play, run, table, types, warrior
+from .helpers import BATTLE, PASS, legal, play, run, table, types, warrior
 
 
 def test_example_1_superior_numbers_wins_olympus():

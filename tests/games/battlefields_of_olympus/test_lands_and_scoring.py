@@ -1,6 +1,5 @@
 """Bonus Warrior for three Lands of one colour, scoring, the end of the game and final ranks."""
 from shared.games.battlefields_of_olympus import GAME
-from shared.games.battlefields_of_olympus.content import ARES
 from shared.games.battlefields_of_olympus.scoring import points
 
 from .helpers import BATTLE, C, PASS, legal, play, run, table, types, warrior

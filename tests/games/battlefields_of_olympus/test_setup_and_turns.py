@@ -1,6 +1,8 @@
 """Game setup, the four turn options, Fate draws and the Warrior hand limit."""
 from collections import Counter
 
+import pytest
+
 from shared.rng import SeededRng
 from shared.games.battlefields_of_olympus import GAME
 from shared.games.battlefields_of_olympus.content import ARES
@@ -29,13 +31,10 @@ def test_setup_seat_0_starts():
     assert GAME.legal_moves(state, 1) == []
 
 
-def test_setup_rejects_other_player_counts():
-    for n in (1, 3):
-        try:
-            GAME.validate_options(n, {})
-        except ValueError:
-            continue
-        raise AssertionError(f"{n} players accepted")
+@pytest.mark.parametrize("players", [1, 3])
+def test_setup_exactly_two_players(players):
+    with pytest.raises(ValueError):
+        GAME.validate_options(players, {})
 
 
 def test_turn_option_a_draw_fate_action_goes_to_hand_face_down():

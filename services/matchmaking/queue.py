@@ -181,16 +181,21 @@ class Queue:
         size = loads(meta)["players"]
         formed = []
         with self._pool_lock(pool):
+            tickets = self.waiting(pool)
+            now = self.clock()
             while True:
-                tickets = self.waiting(pool)
-                now = self.clock()
-                group = best_group(tickets, size, now, self.tolerance) if len(tickets) >= size else None
-                if group is None:
-                    group = bot_fill_group(tickets, size, now, self.tolerance)
+                group = self.pick(tickets, size, now)
                 if group is None:
                     break
                 formed.append(self._form(group, size))
+                ids = {t["ticket_id"] for t in group}
+                tickets = [t for t in tickets if t["ticket_id"] not in ids]
         return formed
+
+    def pick(self, tickets: list[dict], size: int, now: float) -> list[dict] | None:
+        """The next group to seat: the tightest full group, else a bot-filled one that is due."""
+        group = best_group(tickets, size, now, self.tolerance) if len(tickets) >= size else None
+        return group or bot_fill_group(tickets, size, now, self.tolerance)
 
     def wave_all(self) -> list[str]:
         formed = []

@@ -1,0 +1,87 @@
+"""Run every benchmark and write ``docs/benchmarks.md`` (JSON lines are also echoed).
+
+``python -m bench.run_all [--quick]``. Each benchmark compares against a baseline measured in the
+same run, because these machines are noisy: read the ratios, not the absolute numbers.
+"""
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BENCHES = [
+    ("bench.engine_selfplay", ["--seconds=3", "--runs=3"], ["--seconds=1", "--runs=1"]),
+    ("bench.replay", ["--runs=5", "--reads=200"], ["--runs=2", "--reads=30"]),
+    ("bench.api_throughput", ["--seconds=10", "--threads=8"], ["--seconds=3", "--threads=4"]),
+    ("bench.queue_pairing", ["--players=1000"], ["--players=200"]),
+]
+
+
+def run(module: str, args: list[str]) -> list[dict]:
+    out = subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    rows = []
+    for line in out.stdout.splitlines():
+        if line.startswith("{"):
+            print(line, flush=True)
+            rows.append(json.loads(line))
+    if out.returncode != 0:
+        print(out.stderr[-3000:], file=sys.stderr)
+    return rows
+
+
+def table(rows: list[dict], columns: list[str]) -> str:
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    for r in rows:
+        lines.append("| " + " | ".join(str(_get(r, c)) for c in columns) + " |")
+    return "\n".join(lines)
+
+
+def _get(row, dotted):
+    for part in dotted.split("."):
+        row = row.get(part, "") if isinstance(row, dict) else ""
+    return row
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    results = {m: run(m, quick_args if quick else args) for m, args, quick_args in BENCHES}
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    doc = [
+        "# Benchmarks", "",
+        f"Latest run: {stamp}{' (quick)' if quick else ''}, `make bench` on a 2-core machine. "
+        "Each benchmark has a baseline measured in the same run; compare ratios, not absolute numbers.", "",
+        "## Engine: random self-play moves per second",
+        "legal_moves + decide + pure evolve, median of runs; baseline: the same playouts applying events in place.", "",
+        table(results["bench.engine_selfplay"], ["game", "players", "moves_per_s", "baseline_inplace_moves_per_s", "ratio"]),
+        "", "## Replay and snapshots", "",
+        table([r for r in results["bench.replay"] if r["bench"] == "replay_fold"],
+              ["game", "events", "events_per_s", "baseline_fold_inplace_events_per_s", "ratio"]), "",
+        "Current-view latency (ms) of a 5,000-event match against a 10-event match (snapshots every 50 events):", "",
+        table([r for r in results["bench.replay"] if r["bench"] == "view_latency"],
+              ["cache", "long_events", "long_p50_ms", "short_p50_ms", "long_p99_ms", "short_p99_ms", "ratio_p50"]),
+        "", "## API: POST a move through gunicorn against Redis",
+        "Baseline: a trivial Flask endpoint doing one XADD, same gunicorn settings, same client threads.", "",
+        table(results["bench.api_throughput"], ["game", "threads", "moves.rps", "moves.p50_ms", "moves.p99_ms",
+                                                "trivial_xadd.rps", "trivial_xadd.p50_ms", "trivial_xadd.p99_ms",
+                                                "throughput_ratio"]),
+        "", "## Queue pairing with 1,000 waiting players",
+        "Baseline: seating tickets in arrival order.", "",
+        table(results["bench.queue_pairing"], ["players_per_match", "rating_aware.tickets_per_s",
+                                               "rating_aware.mean_rating_gap", "baseline_arrival_order.tickets_per_s",
+                                               "baseline_arrival_order.mean_rating_gap", "gap_ratio"]),
+        "", "## Raw results", "", "```",
+        *[json.dumps(r) for rows in results.values() for r in rows], "```", "",
+    ]
+    (ROOT / "docs").mkdir(exist_ok=True)
+    (ROOT / "docs/benchmarks.md").write_text("\n".join(doc))
+    print("wrote docs/benchmarks.md")
+
+
+if __name__ == "__main__":
+    main()

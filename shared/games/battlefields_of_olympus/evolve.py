@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from shared.engine import zones
 
+from .replies import settle
 from .state import add_sorted, new_seat, opp, remove_one
 
 
@@ -109,30 +110,22 @@ def _action_played(s, d, ev):
     remove_one(s["seats"][d["seat"]]["actions"], d["card"])
     s["chain"] = {
         "context": s["phase"], "seat": d["seat"], "land": d.get("land"), "responder": opp(d["seat"]),
-        "cards": [{"card": d["card"], "seat": d["seat"], "status": "active", "target": None, "by": None}],
+        "cards": [{"card": d["card"], "seat": d["seat"], "target": None, "effect": None, "removed": False,
+                   "status": "active"}],
     }
     s.update(phase="respond", actor=opp(d["seat"]))
-
-
-def _reactivate(cards: list, index: int) -> None:
-    """Cards defeated by ``cards[index]`` become active again (it left play or was defeated)."""
-    for c in cards:
-        if c["status"] == "defeated" and c["by"] == index:
-            c["status"], c["by"] = "active", None
 
 
 def _action_responded(s, d, ev):
     remove_one(s["seats"][d["seat"]]["actions"], d["card"])
     chain = s["chain"]
     cards = chain["cards"]
-    index, target = len(cards), cards[d["target"]]
-    entry = {"card": d["card"], "seat": d["seat"], "status": "active", "target": d["target"], "by": None}
-    if d["effect"] == "cancel":
-        target["status"] = entry["status"] = "cancelled"
-    else:
-        target["status"], target["by"] = "defeated", index
-    cards.append(entry)
-    _reactivate(cards, d["target"])
+    cancel = d["effect"] == "cancel"
+    if cancel:
+        cards[d["target"]]["removed"] = True
+    cards.append({"card": d["card"], "seat": d["seat"], "target": d["target"], "effect": d["effect"],
+                  "removed": cancel, "status": "active"})
+    settle(cards)
     chain["responder"] = opp(d["seat"])
     s["actor"] = chain["responder"]
 

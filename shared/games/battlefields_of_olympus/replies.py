@@ -2,13 +2,30 @@
 
 A reply window (the ``chain``) starts with one Action; players alternately reply to an active
 opposing card with a card that cancels it (both leave play) or defeats it (it is voided while
-the defeater stays active). A card whose defeater leaves play or is defeated is active again.
-While a seat's card is active, its opponent may not play any Action that card defeats.
+the defeater stays active). A card whose defeater leaves play or is defeated is active again
+(and defeats its own target again). While a seat's card is active, its opponent may not play
+any Action that card defeats.
 """
 from __future__ import annotations
 
 from .content import Content
 from .state import distinct
+
+
+def settle(cards: list[dict]) -> None:
+    """Set each card's ``status`` from the replies made so far: ``cancelled`` (left play),
+    ``defeated`` (an active card defeats it) or ``active``.
+
+    A defeater always comes after its target, so one pass from the last card settles all.
+    """
+    for i in range(len(cards) - 1, -1, -1):
+        card = cards[i]
+        if card["removed"]:
+            card["status"] = "cancelled"
+        elif any(c["target"] == i and c["effect"] == "defeat" and c["status"] == "active" for c in cards[i + 1:]):
+            card["status"] = "defeated"
+        else:
+            card["status"] = "active"
 
 
 def active_cards(state: dict) -> list[dict]:

@@ -198,3 +198,25 @@ def test_action_turn_actions_only_after_the_action_and_battle_actions_only_in_ba
     assert not any(m["type"] == "play_action" for m in legal(state, 0))
     state, _ = play(state, 0, DRAW)
     assert act("rally") in legal(state, 0) and act("flank") not in legal(state, 0)
+
+
+def test_action_cancelling_the_defeater_of_a_defeater_restores_the_first_defeat():
+    """Flank <- Shield Wall (defeats it) <- Elite (defeats the Shield Wall: Flank active again)
+    <- Treachery cancels the Elite: the Shield Wall is active again and defeats the Flank again."""
+    state = _battle((["swordsmen"], ["cavalry"]), (["flank", "elite"], ["shield_wall", "treachery"]))
+    state, _ = run(state, (0, warrior("swordsmen")), (1, warrior("cavalry")), (0, act("flank")),
+                   (1, reply("shield_wall", 0)), (0, reply("elite", 1)))
+    assert [c["status"] for c in state["chain"]["cards"]] == ["active", "defeated", "active"]
+    state, events = play(state, 1, reply("treachery", 2))
+    assert "chain_resolved" in types(events)  # seat 0 holds no more Actions
+    assert state["battle"]["leader"] == 1 and GAME.to_act(state) == [0]
+    assert sorted(a["card"] for a in state["battle"]["actions"] if a["status"] == "active") == ["shield_wall"]
+
+
+def test_action_a_cancel_cannot_target_ones_own_card_or_a_card_out_of_play():
+    state = _battle((["swordsmen"], ["cavalry"]), (["flank", "treachery"], ["shield_wall", "treachery"]))
+    state, _ = run(state, (0, warrior("swordsmen")), (1, warrior("cavalry")), (0, act("flank")),
+                   (1, reply("shield_wall", 0)))
+    assert legal(state, 0) == [reply("treachery", 1), NO]  # not its own (defeated) Flank
+    state, _ = play(state, 0, reply("treachery", 1))
+    assert legal(state, 1) == [reply("treachery", 0), NO]  # the cancelled pair is out of play

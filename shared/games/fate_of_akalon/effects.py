@@ -189,15 +189,19 @@ class NextAttacker(Action):
 
 
 class Recover(Action):
-    """You may return a card from your cemetery to your discard."""
+    """You may return a card (optionally only of one attribute) from your cemetery to your discard."""
+
+    @staticmethod
+    def options(state: dict, seat: int, fx: dict) -> list[str]:
+        attr = fx.get("attribute")
+        return distinct([c for c in state["zones"][seat]["cemetery"] if attr is None or card(c).attribute == attr])
 
     def run(self, tx, inst, fx):
-        if tx.state["zones"][inst["seat"]]["cemetery"]:
+        if self.options(tx.state, inst["seat"], fx):
             ask(tx, inst["seat"], inst)
 
     def moves(self, state, decision, fx):
-        cem = state["zones"][decision["seat"]]["cemetery"]
-        return [{"type": "recover", "card": c} for c in distinct(cem)] + [PASS]
+        return [{"type": "recover", "card": c} for c in self.options(state, decision["seat"], fx)] + [PASS]
 
     def choose(self, tx, decision, fx, move):
         if move["type"] == "recover":

@@ -117,10 +117,13 @@ def _battle(state, data, ev):
 
 def _turn(state, data, ev):
     state["battle"]["turn"] += 1
+    if "ask" in data:
+        state["pending"].append({"seat": data["ask"], "kind": "play"})
 
 
 def _fight(state, data, ev):
     state["battle"]["result"] = dict(data)
+    state["step"] = "aftermath"
 
 
 def _next_attacker(state, data, ev):

@@ -4,8 +4,8 @@
 it first reshuffles empty decks, then resolves queued effects, then pending simultaneous
 triggers, then the current step. Steps, in order: ``skirmish`` -> ``attacker`` (the skirmish
 loser's choice) -> per battle ``play`` (1 Attack, 2 Defend) -> ``after_all`` and the fight
-(3) -> ``aftermath`` (4) -> ``initiative`` (5) -> ``victory`` (6) -> ``reinforce`` (7) ->
-``next`` (out-of-cards check, next battle).
+(3) -> ``aftermath`` (4) -> ``initiative`` (5 Initiative, 6 Victory?, 7 Reinforce) -> ``next``
+(Cemetery triggers done: out-of-cards check, next battle).
 """
 from __future__ import annotations
 
@@ -109,9 +109,10 @@ def play_step(tx: Tx) -> None:
         tx.emit("step", {"step": "after_all"})
         return
     seat = b["order"][b["turn"]]
-    tx.emit("turn")
     if st["zones"][seat]["hand"] and may_play_more(st, seat):
-        tx.emit("push", {"decision": {"seat": seat, "kind": "play"}})
+        tx.emit("turn", {"ask": seat})
+    else:
+        tx.emit("turn")
 
 
 # ----- 3) fight ---------------------------------------------------------------------------
@@ -164,7 +165,6 @@ def fight(tx: Tx) -> None:
         "totals": totals, "values": values, "winners": winners, "losers": losers, "next": nxt,
         "field": [dict(e, active=e["card"] in active) for e in st["field"]],
     })
-    tx.emit("step", {"step": "aftermath"})
 
 
 # ----- 4) aftermath -----------------------------------------------------------------------
@@ -197,28 +197,43 @@ def aftermath(tx: Tx) -> None:
 
 
 def initiative(tx: Tx) -> None:
-    """The winner (or the chosen player, the last such choice prevailing) attacks next."""
-    b = tx.state["battle"]
+    """5) The winner (or the chosen player, the last such choice prevailing) attacks next;
+    6) a cemetery value of 30 (teams: 60) ends the game or, with three players, sends that
+    player out; 7) players with no cards in hand draw 5, then their **Cemetery** cards trigger."""
+    st = tx.state
+    b = st["battle"]
     nxt = b["next"] if b["next"] is not None else b["result"]["next"]
-    tx.emit("step", {"step": "victory", "attacker": nxt})
+    if victory(tx):
+        return
+    if not st["alive"][nxt]:
+        nxt = left_of(st, nxt)
+    empty = [s for s in clockwise_from(st, nxt) if not st["zones"][s]["hand"]]
+    for s in empty:
+        piles.draw(tx, s, HAND_SIZE)
+    tx.emit("step", {"step": "next", "attacker": nxt})
+    done = set(b["triggered"])
+    found = {
+        s: [[c, "cemetery"] for c in st["zones"][s]["cemetery"] if c not in done and card(c).has("cemetery")]
+        for s in empty
+    }
+    triggers.start_round(tx, found)
 
 
 def cemetery_values(st: dict) -> list[int]:
     return [total_value(z["cemetery"]) for z in st["zones"]]
 
 
-def victory(tx: Tx) -> None:
+def victory(tx: Tx) -> bool:
+    """True when the game is over."""
     st = tx.state
     cem = cemetery_values(st)
     if st["teams"]:
         if any(sum(cem[s] for s in team) >= TEAM_CEMETERY_LIMIT for team in st["teams"]):
             end_game(tx)
-            return
-    else:
-        reached = [s for s in alive_seats(st) if cem[s] >= CEMETERY_LIMIT]
-        if reached and leave_or_end(tx, reached):
-            return
-    tx.emit("step", {"step": "reinforce"})
+            return True
+        return False
+    reached = [s for s in alive_seats(st) if cem[s] >= CEMETERY_LIMIT]
+    return bool(reached) and leave_or_end(tx, reached)
 
 
 def leave_or_end(tx: Tx, out: list[int]) -> bool:
@@ -230,21 +245,6 @@ def leave_or_end(tx: Tx, out: list[int]) -> bool:
         return True
     tx.emit("leave", {"seats": out})
     return False
-
-
-def reinforce(tx: Tx) -> None:
-    """Players with no cards in hand draw 5; then their **Cemetery** cards trigger."""
-    st = tx.state
-    empty = [s for s in clockwise_from(st, st["attacker"]) if not st["zones"][s]["hand"]]
-    for s in empty:
-        piles.draw(tx, s, HAND_SIZE)
-    tx.emit("step", {"step": "next"})
-    done = set(st["battle"]["triggered"])
-    found = {
-        s: [[c, "cemetery"] for c in st["zones"][s]["cemetery"] if c not in done and card(c).has("cemetery")]
-        for s in empty
-    }
-    triggers.start_round(tx, found)
 
 
 def next_battle(tx: Tx) -> None:
@@ -269,7 +269,5 @@ STEPS = {
     "after_all": after_all,
     "aftermath": aftermath,
     "initiative": initiative,
-    "victory": victory,
-    "reinforce": reinforce,
     "next": next_battle,
 }

@@ -167,8 +167,8 @@ def test_rule_4p_tie_everyone_loses_lead_stays():
 
 def test_rule_4p_team_cemetery_60_ends_least_team_wins_teams_set():
     orc = [cid("orc", "Ogre"), cid("orc", "Warlord"), cid("orc", "Warlord", 2), cid("orc", "Battering Ram")]
-    und = [cid("undead", "Bone Golem"), cid("undead", "Lich"), cid("undead", "Wraith"), cid("undead", "Wraith", 2),
-           cid("undead", "Death Knight")]
+    und = [cid("undead", "Bone Golem"), cid("undead", "Lich"), cid("undead", "Wraith"), cid("undead", "Death Knight"),
+           cid("undead", "Death Knight", 2)]
     assert total_value(orc) + total_value(und) == 28 + 33
     hands = [[cid("orc", "Grunt"), cid("orc", "Raider")], [cid("elf", "Sentinel"), cid("elf", "Scout")],
              [cid("undead", "Mummy"), cid("undead", "Ghoul")], [cid("dwarf", "Guard"), cid("dwarf", "Miner")]]

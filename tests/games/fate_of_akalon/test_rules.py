@@ -255,10 +255,10 @@ def test_rule_text_beats_basic_rules_skeleton_goes_to_discard():
 
 def test_rule_removed_cards_go_out_of_play():
     wr = cid("undead", "Wraith")
-    st = arrange(["undead", "orc"], [[wr, cid("undead", "Mummy")], [cid("orc", "Ogre"), cid("orc", "Raider")]],
+    st = arrange(["undead", "orc"], [[wr, cid("undead", "Mummy")], [cid("orc", "Grunt"), cid("orc", "Raider")]],
                  attacker=0)
     st = play(st, 0, wr)
-    st = play(st, 1, cid("orc", "Ogre"))  # Ogre defending 8-3 = 5 < 6: the Wraith wins
+    st = play(st, 1, cid("orc", "Grunt"))  # 6 beats 4: the victorious Wraith is not removed
     assert wr in st["zones"][0]["discard"]
     st2 = arrange(["undead", "orc"], [[wr, cid("undead", "Mummy")], [cid("orc", "Ogre"), cid("orc", "Raider")]],
                   attacker=1)
@@ -350,16 +350,15 @@ def test_rule_druid_plays_top_of_discard():
     assert [e["card"] for e in st["field"]] == [cid("elf", "Druid"), top]
 
 
-def test_rule_necromancer_returns_cemetery_card_to_discard():
-    ogre_like = cid("undead", "Bone Golem")
-    st = arrange(["undead", "orc"], [[cid("undead", "Necromancer"), cid("undead", "Mummy")], [cid("orc", "Grunt")]],
-                 attacker=0, cemeteries=[[ogre_like, cid("undead", "Skeleton")], []])
+def test_rule_necromancer_returns_corpse_card_from_cemetery_to_discard():
+    golem, mummy = cid("undead", "Bone Golem"), cid("undead", "Mummy")
+    st = arrange(["undead", "orc"], [[cid("undead", "Necromancer"), cid("undead", "Ghoul")], [cid("orc", "Grunt")]],
+                 attacker=0, cemeteries=[[golem, mummy], []])
     st = play(st, 0, cid("undead", "Necromancer"))
-    assert moves(st, 0) == [{"type": "recover", "card": ogre_like},
-                            {"type": "recover", "card": cid("undead", "Skeleton")}, {"type": "pass"}]
-    st = act(st, 0, {"type": "recover", "card": ogre_like})
-    assert st["zones"][0]["cemetery"] == [cid("undead", "Skeleton")]
-    assert st["zones"][0]["discard"] == [ogre_like]
+    assert moves(st, 0) == [{"type": "recover", "card": mummy}, {"type": "pass"}]  # Corpse cards only
+    st = act(st, 0, {"type": "recover", "card": mummy})
+    assert st["zones"][0]["cemetery"] == [golem]
+    assert st["zones"][0]["discard"] == [mummy]
 
 
 def test_rule_lich_counts_corpses_in_cemetery():

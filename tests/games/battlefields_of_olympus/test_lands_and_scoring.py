@@ -86,3 +86,17 @@ def test_end_most_points_wins_then_most_land_cards_then_a_shared_rank():
     state["seats"][0]["lands"] = ["city_red", "hills_yellow"]
     state["seats"][1]["lands"] = ["fortress_blue", "woodland_blue"]
     assert GAME.outcome(state).ranks == [1, 1]
+
+
+def test_option_target_points_changes_the_winning_total_and_rejects_other_values():
+    state = table(hands=(["archers"], ["spearmen"]), lands=(["olympus_blue", "fortress_blue"], []),
+                  land_pile=["woodland_red"], target_points=12)
+    state, events = _win_battle(state)
+    assert state["phase"] == "over" and GAME.outcome(state).scores == [12, 0]
+    assert GAME.validate_options(2, {})["target_points"] == 16
+    try:
+        GAME.validate_options(2, {"target_points": 15})
+    except ValueError as err:
+        assert "target_points" in str(err)
+    else:
+        raise AssertionError("target_points 15 accepted")

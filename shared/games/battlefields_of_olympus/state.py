@@ -10,8 +10,10 @@ State layout (plain JSON):
   discards), ``land_pile``, ``ares_pile`` (Ares in play), ``ares_disc``.
 * ``seats[s]``: ``hand`` (Warrior types, sorted), ``actions`` (sorted), ``reserve``, ``revealed``
   (Warriors of the hand shown by Scout), ``lands``, ``bonus`` (face-up bonus Warrior or null).
-* ``discarding``, ``chain`` (Actions in a reply window), ``battle``, ``restock``: the
-  sub-state of the phase in progress, or null; ``result`` once the game is over.
+* ``discarding`` (option b/c: kind and count), ``chain`` (the Actions of a reply window),
+  ``battle`` (see ``battle.py``): the sub-state of the phase in progress, or null;
+  ``next_turn``/``restock_queue`` between a battle and the next turn; ``battled`` (this turn);
+  ``target_points`` (option); ``result`` once the game is over.
 """
 from __future__ import annotations
 

@@ -21,6 +21,9 @@ PROGRESS_WORTH = (0.0, 1.0, 2.4, 4.5, 20.0)
 EXTRA_CLAN = 0.4  # a clan beyond the best set: passive influence and a buffer against Desolate
 OPPONENT_WEIGHT = 0.8
 CARD_BASE = 0.35
+#: Weight of the hand's best, second best, ... card: a full hand gains little from one more card
+#: (draws stop at the hand limit), so a crowded hand is worth spending.
+HAND_WEIGHTS = (1.0, 1.0, 1.0, 1.0, 1.0, 0.7, 0.5, 0.3)
 
 
 def position(clans: list[str]) -> float:
@@ -32,10 +35,15 @@ def card_worth(card: str, clans: list[str]) -> float:
     c = CARDS[card]
     worth = CARD_BASE + 0.1 * c.influence
     if c.is_clan and progress(clans + [card]) > progress(clans):
-        worth += 0.6
+        worth += 0.4
     elif c.playable_as_action or c.response:
         worth += 0.3
     return worth
+
+
+def hand_worth(hand: list[str], clans: list[str]) -> float:
+    worths = sorted((card_worth(c, clans) for c in hand), reverse=True)
+    return sum(w * HAND_WEIGHTS[min(i, len(HAND_WEIGHTS) - 1)] for i, w in enumerate(worths))
 
 
 def played_out(game, state: dict) -> dict:
@@ -69,7 +77,7 @@ def _bid_chances(s: dict, seat: int) -> tuple[dict[int, float], list[str]]:
         if i == bid["bidder"]:
             t += CARDS[bid["clan"]].influence
         if not done and i != seat:
-            t += 0.35 * influence(s["hands"][i])  # what it may still add
+            t += 0.25 * influence(s["hands"][i])  # what it may still add
         total[i] = t + 0.01 * (n - (i - bid["bidder"]) % n)  # ties go to the earliest bidder
     top = max(total.values())
     weights = {i: math.exp(1.5 * (t - top)) for i, t in total.items()}
@@ -111,7 +119,7 @@ def heuristic(game, state: dict, seat: int) -> float:
         score += (1 - chance[seat]) * sum(card_worth(c, clans[seat]) for c in mine)
     score += position(clans[seat])
     score -= OPPONENT_WEIGHT * max(position(clans[i]) for i in range(n) if i != seat)
-    score += sum(card_worth(c, clans[seat]) for c in hands[seat])
+    score += hand_worth(hands[seat], clans[seat])
     score += _pending_bonus(s, seat)
     if s["turn"] == seat and s["put_up"]:
         score += 0.5  # the extra card at the end of the turn

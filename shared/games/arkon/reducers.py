@@ -194,7 +194,8 @@ def _action_finished(s, d, ev):
 # ----- pending decisions ---------------------------------------------------------------------
 @reducer("asked")
 def _asked(s, d, ev):
-    pending.push(s, **d)
+    # copy: the decision's lists grow later and must not alias the event's data
+    pending.push(s, **{k: list(v) if isinstance(v, list) else v for k, v in d.items()})
 
 
 @reducer("chose")

@@ -1,0 +1,50 @@
+"""The engine's conformance property checks over seeded random games."""
+import os
+
+import pytest
+
+from shared.engine.conformance import check_playouts
+
+from .helpers import GAME
+
+OPTION_SETS = [{}, {"tribal_powers": True}]
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=["base", "tribal_powers"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_conformance_playouts(players, options):
+    results = check_playouts(GAME, players, options, seeds=range(4))
+    assert all(GAME.outcome(r.state) is not None for r in results)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("RUN_SLOW"), reason="slow: set RUN_SLOW=1")
+@pytest.mark.parametrize("options", OPTION_SETS, ids=["base", "tribal_powers"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_conformance_playouts_many_seeds(players, options):
+    check_playouts(GAME, players, options, seeds=range(100, 130), full_check_every=3)
+
+
+def test_roll_is_drawn_when_the_turn_rolls_not_before():
+    """The same state yields different rolls under different generators: no face is stored in
+    advance; the faces appear first in the turn's "rolled" event."""
+    from .helpers import Dice, at, play
+    from .scenarios import two
+
+    state = at(two(), 1, kind="goals", step="goals")
+    a, ev_a = play(state, 1, {"type": "end_turn"}, Dice("sun", "sun"))
+    b, ev_b = play(state, 1, {"type": "end_turn"}, Dice("moon", "blank"))
+    assert [e["data"]["dice"] for e in ev_a if e["type"] == "rolled"] == [["sun", "sun"]]
+    assert [e["data"]["dice"] for e in ev_b if e["type"] == "rolled"] == [["moon", "blank"]]
+
+
+def test_goal_hands_face_up_decks_hidden_in_views():
+    result = check_playouts(GAME, 3, {}, seeds=[3])[0]
+    for seat in (0, 1, 2, None):
+        v = GAME.view(result.state, seat)
+        for s, raw in zip(v["seats"], result.state["seats"]):
+            assert s["deck"] == {"count": len(raw["deck"])}
+            assert s["progress"] == raw["progress"]
+        for e in result.events:
+            red = GAME.redact(e, seat)
+            assert "goal_decks" not in red["data"] and "order" not in red["data"]

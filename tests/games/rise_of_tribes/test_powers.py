@@ -1,0 +1,178 @@
+"""Tribal Powers variant (rulebook page 10): choosing a power and all twelve powers."""
+from .helpers import Dice, activate, at, decision, fresh, give, legal, place, play, power, run, types
+from .scenarios import T2, action_move, two
+from .test_conflict import to_conflict
+
+
+def with_power(seat, name, pop=None, tribes=("daba", "kiror"), **kw):
+    state = two(pop, tribes=tribes, powers=True, **kw)
+    for s in range(2):
+        power(state, s, None)
+    return power(state, seat, name)
+
+
+def test_rule_variant_each_leader_chooses_one_of_its_two_powers_in_turn_order():
+    state = fresh(3, powers=True, tribes=None)
+    start = state["start"]
+    order = [(start + k) % 3 for k in range(3)]
+    for seat in order:
+        d = decision(state)
+        assert d["kind"] == "power" and d["seat"] == seat
+        from shared.games.rise_of_tribes.content import TRIBES
+
+        options = [m["power"] for m in legal(state, seat)]
+        assert options == TRIBES[state["seats"][seat]["tribe"]]["powers"]
+        state = run(state, seat, {"type": "choose_power", "power": options[1]})
+    assert all(s["power"] for s in state["seats"])
+    assert decision(state)["kind"] == "start" and decision(state)["seat"] == start
+
+
+def test_rule_base_game_has_no_powers():
+    state = fresh(2)
+    assert decision(state)["kind"] == "start" and all(s["power"] is None for s in state["seats"])
+
+
+def test_power_farming_grow_adds_one_in_each_village_hex():
+    state = with_power(0, "farming", {0: {0: 2}, 2: {0: 1}, 5: {0: 1}, 8: {1: 3}}, tribes=("indartsu", "kiror"))
+    state["village"][0] = 0
+    state["village"][2] = 0
+    state = run(state, 0, action_move(state, "grow", "weak"))
+    assert state["pop"][0][0] == 3 and state["pop"][2][0] == 2 and state["pop"][5][0] == 1
+    assert decision(state)["left"] == 2  # the normal growth still follows
+
+
+def test_power_exogamy_pay_two_to_convert_one_in_a_shared_hex_once_per_turn():
+    state = with_power(0, "exogamy", {4: {0: 2, 1: 3}, 8: {1: 3}}, tribes=("indartsu", "kiror"))
+    give(state, 0, food=1, wood=2)
+    assert {"type": "exogamy", "hex": 4, "target": 1} in legal(state, 0)
+    state = run(state, 0, {"type": "exogamy", "hex": 4, "target": 1})
+    assert state["pop"][4] == [3, 2]
+    assert decision(state)["kind"] == "pay"
+    state = run(state, 0, {"type": "pay", "resource": "wood"}, {"type": "pay", "resource": "food"})
+    assert state["seats"][1]["res"] == {"food": 1, "wood": 1, "stone": 0}
+    assert state["seats"][0]["res"] == {"food": 0, "wood": 1, "stone": 0}
+    assert "exogamy" not in types(state, 0)
+
+
+def test_power_shared_bounty_gathers_one_when_a_sharing_opponent_gathers():
+    state = with_power(1, "shared_bounty", {0: {0: 2, 1: 1}, 2: {1: 1}, 8: {0: 1}}, tribes=("daba", "mukaan"))
+    state = run(state, 0, action_move(state, "gather", "weak"), {"type": "gather", "hex": 8})
+    d = decision(state)
+    assert d["kind"] == "bounty" and d["seat"] == 1
+    assert legal(state, 1) == [{"type": "bounty", "resource": "food"}, {"type": "bounty", "resource": "wood"}]
+    state = run(state, 1, {"type": "bounty", "resource": "wood"})
+    assert state["seats"][1]["res"]["wood"] == 1 and decision(state)["seat"] == 0
+
+
+def test_power_shared_bounty_not_without_a_shared_hex():
+    state = with_power(1, "shared_bounty", {0: {0: 2}, 2: {1: 1}, 8: {1: 1}}, tribes=("daba", "mukaan"))
+    state = run(state, 0, action_move(state, "gather", "weak"), {"type": "gather", "hex": 0})
+    assert sum(state["seats"][1]["res"].values()) == 0
+
+
+def test_power_intimidate_pay_two_to_push_an_opponent_before_conflict():
+    state = with_power(0, "intimidate", {4: {0: 3, 1: 3}, 8: {1: 1}}, tribes=("mukaan", "kiror"))
+    give(state, 0, stone=2)
+    state = to_conflict(state)
+    assert decision(state)["kind"] == "intimidate"
+    state = run(state, 0, {"type": "intimidate", "hex": 4, "target": 1, "to": 5})
+    state = run(state, 0, {"type": "pay", "resource": "stone"}, {"type": "pay", "resource": "stone"})
+    assert state["pop"][4] == [3, 2] and state["pop"][5][1] == 1  # pushed out: no conflict
+    assert decision(state)["kind"] == "goals" and state["supply"]["stone"] == 24
+
+
+def test_power_trader_two_of_one_for_one_of_another_at_any_time_on_your_turn():
+    state = with_power(0, "trader")
+    give(state, 0, food=2)
+    assert {"type": "trade", "give": "food", "get": "stone"} in legal(state, 0)
+    state = run(state, 0, {"type": "trade", "give": "food", "get": "stone"})
+    assert state["seats"][0]["res"] == {"food": 0, "wood": 0, "stone": 1}
+    state = at(state, 0, kind="goals", step="goals")
+    give(state, 0, wood=3)
+    assert {"type": "trade", "give": "wood", "get": "food"} in legal(state, 0)
+
+
+def test_power_crafty_builders_villages_cost_one_less_of_choice():
+    state = with_power(0, "crafty_builders", kind="goals", step="goals")  # Daba: 2 food 1 wood 3 stone
+    give(state, 0, food=2, wood=1, stone=2)
+    assert [m for m in legal(state, 0) if m["type"] == "build"] == [{"type": "build", "hex": 0, "save": "stone"}]
+    state = run(state, 0, {"type": "build", "hex": 0, "save": "stone"})
+    assert state["village"][0] == 0 and sum(state["seats"][0]["res"].values()) == 0
+
+
+def test_power_hidden_village_first_village_on_the_board_safe_and_scoring():
+    state = with_power(0, "hidden_village", kind="goals", step="goals", tribes=("tunga", "kiror"))
+    give(state, 0, food=2, wood=3, stone=1)
+    state = run(state, 0, {"type": "build_hidden"})
+    assert state["seats"][0]["board_village"] and state["village"] == [None] * 9
+    give(state, 0, food=2, wood=3, stone=1)
+    assert "build_hidden" not in types(state, 0)  # only the first village
+    state["pop"][0][0] = 0  # no members anywhere: the village is safe
+    state = at(state, 1, kind="goals", step="goals")
+    state = run(state, 1, {"type": "end_turn"}, rng=Dice("sun", "blank"))
+    assert decision(state)["kind"] == "reenter"  # eliminated, yet the village stands
+    state = run(state, 0, {"type": "reenter", "hex": 4})
+    assert state["seats"][0]["board_village"] and state["seats"][0]["score"] == 1
+
+
+def test_power_light_in_the_dark_pay_one_to_turn_a_moon_into_a_blank():
+    state = with_power(0, "light_in_the_dark", tribes=("tunga", "kiror"))
+    give(state, 0, food=1)
+    state = at(state, 1, kind="goals", step="goals")
+    state = run(state, 1, {"type": "end_turn"}, rng=Dice("moon", "moon"))
+    assert decision(state)["kind"] == "light"
+    state = run(state, 0, {"type": "light", "resource": "food"})
+    assert state["turn"]["rolled"] == ["blank", "moon"]
+    assert state["events"]["slots"] == [None, None]  # no longer doubles
+
+
+def test_power_light_in_the_dark_may_be_declined():
+    state = with_power(0, "light_in_the_dark", tribes=("tunga", "kiror"))
+    give(state, 0, food=1)
+    state = at(state, 1, kind="goals", step="goals")
+    state = run(state, 1, {"type": "end_turn"}, rng=Dice("moon", "sun"))
+    state = run(state, 0, {"type": "skip"})
+    assert state["turn"]["rolled"] == ["moon", "sun"] and state["seats"][0]["res"]["food"] == 1
+
+
+def test_power_wayfarers_pay_wood_to_relocate_between_outer_hexes_besides_move():
+    state = with_power(0, "wayfarers", {0: {0: 4}, 8: {1: 3}}, tribes=("kaha", "kiror"))
+    give(state, 0, wood=1)
+    assert {"type": "wayfarers", "from": 0} in legal(state, 0)
+    state = run(state, 0, {"type": "wayfarers", "from": 0})
+    assert 4 not in {m["hex"] for m in legal(state, 0)}  # the inner hex is not outer
+    state = run(state, 0, {"type": "move_to", "hex": 6}, {"type": "move_count", "count": 4})
+    assert state["pop"][6][0] == 4 and state["seats"][0]["res"]["wood"] == 0
+    assert "wayfarers" not in types(state, 0)
+    state = run(state, 0, action_move(state, "move", "strong"))
+    assert legal(state, 0) == [{"type": "done"}]  # each member moves once a turn
+
+
+def test_power_focussed_effort_one_extra_from_a_hex_with_four_members():
+    state = with_power(0, "focussed_effort", {0: {0: 4}, 2: {0: 3}, 8: {1: 3}}, tribes=("kaha", "kiror"))
+    state = run(state, 0, action_move(state, "gather", "standard"), {"type": "gather", "hex": 0},
+                {"type": "gather", "hex": 2})
+    assert state["seats"][0]["res"] == {"food": 3, "wood": 2, "stone": 0}
+
+
+def test_power_pathfinder_moves_through_contiguous_terrain_as_one_hex():
+    state = with_power(0, "pathfinder", {0: {0: 3}, 8: {1: 3}}, tribes=("kiror", "daba"))
+    state = run(state, 0, action_move(state, "move", "standard"), {"type": "move_from", "hex": 0})
+    assert sorted(m["hex"] for m in legal(state, 0)) == [1, 2, 3, 4]  # lakes 0+1 count as one hex
+    assert T2[0] == T2[1] == "lake"
+
+
+def test_power_evasion_retreat_to_an_adjacent_hex_of_only_your_tribe():
+    state = with_power(1, "evasion", {4: {0: 3, 1: 3}, 5: {1: 1}, 7: {1: 2, 0: 1}, 8: {1: 1}})
+    state = to_conflict(state)
+    d = decision(state)
+    assert d["kind"] == "evade" and d["seat"] == 1
+    assert legal(state, 1) == [{"type": "evade", "hex": 5}, {"type": "stay"}]  # 7 is shared
+    state = run(state, 1, {"type": "evade", "hex": 5})
+    assert state["pop"][4] == [3, 0] and state["pop"][5][1] == 4
+
+
+def test_power_evasion_not_into_a_hex_the_retreat_would_overfill():
+    state = with_power(1, "evasion", {4: {0: 3, 1: 3}, 5: {1: 3}, 8: {1: 1}})
+    state = to_conflict(state)
+    assert state["pop"][4] == [0, 0]  # no legal retreat: conflict resolves at once

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from shared.engine import registry
 from shared.engine.priority import current
+from shared.games.arkon.cards import deck_counts
 from shared.rng import FastRng
 
 GAME = registry.get("arkon")
@@ -23,6 +24,16 @@ def table(hands, deck=(), *, turn=0, phase="action1", clans=None, discard=(), ro
     state["phase"] = phase
     state["clans"] = [list(c) for c in clans] if clans else [[] for _ in range(n)]
     state["discard"] = list(discard)
+    return state
+
+
+def with_full_deck(state):
+    """Put every card of the game that is nowhere else at the bottom of the deck (a state a seat
+    could really face, so that ``determinize`` and the bots can work on it)."""
+    rest = deck_counts(state["options"])
+    rest.subtract(state["deck"] + state["discard"] + [c for zone in state["hands"] + state["clans"] for c in zone])
+    assert all(n >= 0 for n in rest.values()), "more copies than the game has"
+    state["deck"] += sorted(rest.elements())
     return state
 
 

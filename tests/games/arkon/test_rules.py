@@ -329,3 +329,19 @@ def test_rule_win_by_taking_a_clan_with_an_action():
     state, _ = act(state, 0, {"type": "play", "card": "conquest", "target": 1, "clan": "elf"})
     state, _ = pass_window(state)
     assert GAME.outcome(state).ranks == [1, 2]
+
+
+def test_rule_sabotage_window_opens_left_of_the_winner_and_skips_the_winner():
+    state = table([["orc", "elf"], ["negotiations", "peace"], ["sabotage", "elf"], ["sabotage"]],
+                  phase="bidding", deck=["human"] * 6)
+    state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
+    for seat, cards in ((0, []), (1, ["negotiations"]), (2, []), (3, [])):
+        state, _ = place_bid(state, seat, cards)
+    assert state["bid"]["winner"] == 1 and state["window"]["order"] == [2, 3, 0]
+    state, _ = pass_window(state)
+    assert state["clans"][1] == ["orc"]
+
+
+def test_rule_tactical_reversal_and_peace_only_against_action_cards_of_opponents():
+    state = table([["arcane_insight", "tactical_reversal", "peace"], ["elf"]], deck=["orc"] * 4)
+    assert not [m for m in moves(state, 0) if m.get("card") in ("tactical_reversal", "peace")]

@@ -205,11 +205,11 @@ def on_game_end(state: dict, data: dict) -> None:
     state["result"] = {k: data[k] for k in ("vp", "tokens", "ranks")}
 
 
-HANDLERS = {
+WITH_PRIVATE = {  # handlers that read the acting seat's private part
     "pick": on_pick,
     "unpick": on_unpick,
 }
-SIMPLE = {
+HANDLERS = {
     "confirm": on_confirm,
     "explore_begin": on_explore_begin,
     "turn_begin": on_turn_begin,
@@ -234,9 +234,9 @@ def apply(state: dict, event: dict) -> None:
     data = event.get("data") or {}
     if kind == "setup":
         on_setup(state, data, event.get("secret") or {})
+    elif kind in WITH_PRIVATE:
+        WITH_PRIVATE[kind](state, data, event.get("private") or {})
     elif kind in HANDLERS:
-        HANDLERS[kind](state, data, event.get("private") or {})
-    elif kind in SIMPLE:
-        SIMPLE[kind](state, data)
+        HANDLERS[kind](state, data)
     else:
         raise ValueError(f"unknown event type {kind!r}")

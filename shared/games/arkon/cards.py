@@ -100,7 +100,8 @@ WIN_CLANS: int = RULES["win_clans"]
 
 def deck_list(options: dict) -> list[str]:
     """Every card of a match's deck, in a canonical (unshuffled) order."""
-    return [c.id for c in CARDS.values() if options.get("promo_cards") or not c.promo for _ in range(c.copies)]
+    used = [c for c in CARDS.values() if options.get("promo_cards") or not c.promo]
+    return [c.id for c in used for _ in range(c.copies)]
 
 
 def deck_counts(options: dict) -> Counter:

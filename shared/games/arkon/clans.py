@@ -1,27 +1,25 @@
 """The win condition: four different clans or four of one clan (a wild clan fills either)."""
 from __future__ import annotations
 
-from collections import Counter
-
 from .cards import CARDS, WIN_CLANS
 
 
 def progress(clans: list[str]) -> int:
     """How far a set of clans in play is toward a win (``WIN_CLANS`` means won)."""
     wild = 0
-    kinds: Counter = Counter()
+    kinds: dict[str, int] = {}
     for c in clans:
         t = CARDS[c].clan
         if t == "any":
             wild += 1
         else:
-            kinds[t] += 1
+            kinds[t] = kinds.get(t, 0) + 1
     same = max(kinds.values(), default=0)
     return min(WIN_CLANS, max(same, len(kinds)) + wild)
 
 
 def has_won(clans: list[str]) -> bool:
-    return progress(clans) >= WIN_CLANS
+    return len(clans) >= WIN_CLANS and progress(clans) >= WIN_CLANS
 
 
 def passive_influence(clans: list[str]) -> int:

@@ -14,6 +14,7 @@ from .cards import RULES
 from .clans import has_won
 from .primitives import draw, room
 
+
 def winners(state: dict) -> list[int]:
     return [seat for seat, clans in enumerate(state["clans"]) if has_won(clans)]
 

@@ -14,6 +14,7 @@ from .flow import advance
 from .phases import ACTION_PHASES, NEXT_PHASE
 from .primitives import ask
 
+
 def to_act(s: dict) -> list[int]:
     if s["winners"]:
         return []

@@ -1,12 +1,11 @@
 """What a seat may see (``view``) and a full state consistent with it (``determinize``).
 
-Hidden: other hands (except the cards everyone saw go into them: ``known``), the deck (its order and contents), face-down bid cards of others (a seat
+Hidden: other hands (except the cards everyone saw go into them: ``known``), the deck (its
+order and contents), face-down bid cards of others (a seat
 sees who has bid, how many cards each placed face down, and its own cards), Iverion's look at
 the deck. A seat resolving Thievery sees the target's hand (``peek``).
 """
 from __future__ import annotations
-
-from collections import Counter
 
 from shared.canonical import clone
 from shared.engine import commitments, pending

@@ -31,7 +31,8 @@ def with_full_deck(state):
     """Put every card of the game that is nowhere else at the bottom of the deck (a state a seat
     could really face, so that ``determinize`` and the bots can work on it)."""
     rest = deck_counts(state["options"])
-    rest.subtract(state["deck"] + state["discard"] + [c for zone in state["hands"] + state["clans"] for c in zone])
+    for zone in [state["deck"], state["discard"], *state["hands"], *state["clans"]]:
+        rest.subtract(zone)
     assert all(n >= 0 for n in rest.values()), "more copies than the game has"
     state["deck"] += sorted(rest.elements())
     return state

@@ -28,7 +28,8 @@ def test_card_data_has_52_cards_16_clans_8_responses_28_actions_each_with_a_sour
 
 
 def test_card_influence_values_given_by_the_rulebook():
-    given = {"desolate": 3, "shifting_allegiances": 3, "thievery": 2, "tactical_reversal": 2, "negotiations": 8}
+    given = {"desolate": 3, "shifting_allegiances": 3, "thievery": 2, "tactical_reversal": 2,
+             "negotiations": 8}
     assert {c: CARDS[c].influence for c in given} == given
     assert all(0 <= c.influence <= 8 for c in CARDS.values())
 
@@ -40,9 +41,11 @@ def test_card_arcane_insight_draws_two():
 
 
 def test_card_change_of_fate_discard_up_to_two_then_draw_that_many_plus_one():
-    state = table([["change_of_fate", "elf", "orc", "peace"], ["elf"]], deck=["human", "dwarf", "sabotage", "elf"])
+    state = table([["change_of_fate", "elf", "orc", "peace"], ["elf"]],
+                  deck=["human", "dwarf", "sabotage", "elf"])
     state, _ = resolved(state, 0, {"type": "play", "card": "change_of_fate"})
-    assert moves(state, 0) == [{"type": "discard", "card": c} for c in ("elf", "orc", "peace")] + [{"type": "done"}]
+    picks = [{"type": "discard", "card": c} for c in ("elf", "orc", "peace")]
+    assert moves(state, 0) == picks + [{"type": "done"}]
     state, _ = act(state, 0, {"type": "discard", "card": "elf"})
     state, events = act(state, 0, {"type": "discard", "card": "peace"})  # the second ends the choice
     assert sorted(state["hands"][0]) == ["dwarf", "human", "orc", "sabotage"]
@@ -109,7 +112,8 @@ def test_card_thievery_look_at_hand_and_take_one_card():
     state, events = act(state, 0, {"type": "take", "card": "negotiations"})
     assert state["hands"] == [["negotiations"], ["elf"], ["orc"]]
     taken = of_type(events, "cards_moved")[0]
-    assert "got" not in GAME.redact(taken, 2)["data"] and GAME.redact(taken, 0)["data"]["got"] == ["negotiations"]
+    assert "got" not in GAME.redact(taken, 2)["data"]
+    assert GAME.redact(taken, 0)["data"]["got"] == ["negotiations"]
 
 
 def test_card_thievery_on_an_empty_hand_does_nothing():

@@ -1,5 +1,5 @@
 """Every FAQ answer of the rulebook, as a test."""
-from .helpers import GAME, act, moves, of_type, pass_window, place_bid, play_all, table
+from .helpers import GAME, act, moves, of_type, pass_window, place_bid, table
 
 
 def up_for_bid(state, seat, clan, bids):
@@ -110,7 +110,8 @@ def test_faq_sabotage_must_be_paid_with_exactly_three():
     state, _ = up_for_bid(state, 0, "orc", [(0, ["negotiations"]), (1, [])])
     state, _ = act(state, 1, {"type": "respond", "card": "sabotage"})
     # 2 + 2 would overpay: a 2 is payable only because a 1 (Peace) can complete it
-    assert moves(state, 0) == [{"type": "pay", "card": c} for c in ("desolate", "peace", "tactical_reversal", "thievery")] + [{"type": "refuse"}]
+    payable = ("desolate", "peace", "tactical_reversal", "thievery")
+    assert moves(state, 0) == [{"type": "pay", "card": c} for c in payable] + [{"type": "refuse"}]
     state, _ = act(state, 0, {"type": "pay", "card": "thievery"})
     assert moves(state, 0) == [{"type": "pay", "card": "peace"}, {"type": "refuse"}]
     state, events = act(state, 0, {"type": "pay", "card": "peace"})
@@ -165,7 +166,8 @@ def test_faq_sabotage_not_played_the_fourth_clan_wins():
 
 # ----- Peace, Tactical Reversal ----------------------------------------------------------------
 def test_faq_peace_cannot_answer_sabotage_or_tactical_reversal():
-    state = table([["orc", "negotiations", "peace"], ["sabotage", "elf"]], phase="bidding", deck=["human"] * 5)
+    state = table([["orc", "negotiations", "peace"], ["sabotage", "elf"]], phase="bidding",
+                  deck=["human"] * 5)
     state, _ = up_for_bid(state, 0, "orc", [(0, ["negotiations"]), (1, [])])
     state, _ = act(state, 1, {"type": "respond", "card": "sabotage"})
     assert {"type": "respond", "card": "peace"} not in moves(state, 0)

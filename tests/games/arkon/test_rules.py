@@ -4,7 +4,7 @@ import pytest
 from shared.canonical import encode
 from shared.rng import SeededRng
 
-from .helpers import GAME, act, moves, of_type, pass_window, place_bid, play_all, table
+from .helpers import GAME, act, moves, of_type, pass_window, place_bid, table
 
 
 # ----- Getting Started -----------------------------------------------------------------------
@@ -178,7 +178,8 @@ def test_rule_universal_draw_one_extra_card_however_many_clans_put_up():
         state, _ = pass_window(state)
     state, _ = act(state, 0, {"type": "end_phase"})
     state, events = act(state, 0, {"type": "end_phase"})
-    assert [(e["data"]["seat"], e["data"]["count"]) for e in of_type(events, "drew")] == [(0, 1), (0, 1), (1, 1)]
+    draws = [(e["data"]["seat"], e["data"]["count"]) for e in of_type(events, "drew")]
+    assert draws == [(0, 1), (0, 1), (1, 1)]
 
 
 def test_rule_universal_draw_starts_with_the_turn_player_clockwise():
@@ -189,7 +190,8 @@ def test_rule_universal_draw_starts_with_the_turn_player_clockwise():
 
 # ----- Counters and responses ------------------------------------------------------------------
 def action_table(**kw):
-    hands = [["desolate", "arcane_insight"], ["desolate", "peace"], ["tactical_reversal", "desolate"], ["elf"]]
+    hands = [["desolate", "arcane_insight"], ["desolate", "peace"], ["tactical_reversal", "desolate"],
+             ["elf"]]
     return table(hands, deck=["human"] * 10, clans=[[], ["orc"], [], []], **kw)
 
 

@@ -27,7 +27,8 @@ def give(state, seat, card):
 
 
 def test_view_holds_own_hand_sizes_clans_discard_deck_size_and_turn():
-    state = table([["orc", "peace"], ["elf"]], deck=["human"] * 7, clans=[["dwarf"], []], discard=["thievery"])
+    state = table([["orc", "peace"], ["elf"]], deck=["human"] * 7, clans=[["dwarf"], []],
+                  discard=["thievery"])
     v = GAME.view(state, 0)
     assert v["hand"] == ["orc", "peace"] and v["hand_sizes"] == [2, 1] and v["deck_size"] == 7
     assert v["clans"] == [["dwarf"], []] and v["discard"] == ["thievery"]

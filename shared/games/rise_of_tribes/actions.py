@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .board import members, move_destinations, occupied, opponents_in, is_outer
 from .content import RESOURCE_OF, action_numbers
-from .decisions import ask, register, resolve, update
+from .decisions import ask, register, replace, resolve, update
 from .economy import gain
 from .event_cards import after_move_into, blocked, gather_bonus, grow_bonus
 from .goals import abilities, boosted, draw, villages_of
@@ -85,9 +85,10 @@ def _legal_move_from(state, d):
 
 
 def _play_move_from(tx, d, move):
-    resolve(tx)
     if move["type"] == "move_from":
-        ask(tx, d["seat"], "move_to", mode=d["mode"], limit=d["limit"], source=move["hex"])
+        replace(tx, d["seat"], "move_to", mode=d["mode"], limit=d["limit"], source=move["hex"])
+    else:
+        resolve(tx)
 
 
 def _legal_move_to(state, d):
@@ -95,11 +96,10 @@ def _legal_move_to(state, d):
 
 
 def _play_move_to(tx, d, move):
-    resolve(tx)
     most = _unmoved(tx.state, d["seat"], d["source"])
     if d["limit"] is not None:
         most = min(most, d["limit"])
-    ask(tx, d["seat"], "move_count", mode=d["mode"], source=d["source"], dest=move["hex"], most=most)
+    replace(tx, d["seat"], "move_count", mode=d["mode"], source=d["source"], dest=move["hex"], most=most)
 
 
 def _legal_move_count(state, d):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .board import (invaders_at, members, neighbours, population, population_limit, seats_in,
                     tribe_total)
 from .content import EVENTS
-from .decisions import ask, register, resolve, set_step
+from .decisions import ask, register, resolve
 from .event_cards import leave, slot_of
 from .goals import has_ability
 from .powers import has_power
@@ -35,16 +35,17 @@ def begin(tx, hex_: int) -> None:
     _set_fight(tx, {"hex": hex_, "stage": "bow", "attacker_present": members(tx.state, hex_, seat) > 0})
 
 
-def proceed(tx) -> None:
-    """Advance step 4 by one stage (the flow loop calls it until it asks or moves on)."""
+def proceed(tx) -> str | None:
+    """Advance step 4 by one stage; "goals" once no conflict is left (the flow loop calls it
+    until it asks or moves on)."""
     state = tx.state
     fight = state["turn"]["fight"]
     seat = state["turn"]["seat"]
     if fight is None:
         hexes = overfull(state)
         if not hexes:
-            set_step(tx, "goals")
-        elif len(hexes) == 1:
+            return "goals"
+        if len(hexes) == 1:
             begin(tx, hexes[0])
         else:
             ask(tx, seat, "conflict_order", options=hexes)

@@ -23,6 +23,11 @@ def ask(tx, seat: int, kind: str, **params) -> None:
     tx.emit("ask", {"decision": {"seat": seat, "kind": kind, **params}})
 
 
+def replace(tx, seat: int, kind: str, **params) -> None:
+    """Resolve the top decision and ask the next one, in one event."""
+    tx.emit("ask", {"decision": {"seat": seat, "kind": kind, **params}, "replace": True})
+
+
 def update(tx, **fields) -> None:
     tx.emit("update", {"set": fields})
 

@@ -18,10 +18,21 @@ from .powers import free_moves, intimidate_moves, play_free, power, village_cost
 
 
 def proceed(tx) -> None:
-    """Run automatic steps until someone must decide or the game is won."""
+    """Run automatic steps until someone must decide or the game is won.
+
+    Each step function returns the step that follows (or None to run again); the step reached
+    is recorded by one "step" event when the flow stops, not at every transition."""
     state = tx.state
+    step = state["turn"]["step"]
     while state["winner"] is None and not state["pending"]:
-        STEPS[state["turn"]["step"]](tx)
+        before = state["turn"]["step"]
+        nxt = STEPS[step](tx)
+        if state["turn"]["step"] != before:  # a new turn began
+            step = state["turn"]["step"]
+        elif nxt is not None:
+            step = nxt
+    if state["winner"] is None and step != state["turn"]["step"]:
+        set_step(tx, step)
 
 
 # ----- setup ------------------------------------------------------------------------------------
@@ -35,8 +46,8 @@ def _step_powers(tx):
     waiting = [s for s in _order(state) if power(state, s) is None]
     if waiting:
         ask(tx, waiting[0], "power")
-    else:
-        set_step(tx, "placement")
+        return None
+    return "placement"
 
 
 def _step_placement(tx):
@@ -106,9 +117,9 @@ def _seat(state):
 def _step_start(tx):
     """An eliminated player re-enters with two members before anything else."""
     state = tx.state
-    set_step(tx, "score")
     if on_board(state, _seat(state)) == 0:
         ask(tx, _seat(state), "reenter")
+    return "score"
 
 
 def _reentry_hexes(state: dict) -> list[int]:
@@ -131,10 +142,10 @@ register("reenter", _legal_reenter, _play_reenter)
 
 def _step_score(tx):
     state = tx.state
-    set_step(tx, "roll")
     villages = villages_of(state, _seat(state))
     if villages:
         tx.emit("score", {"seat": _seat(state), "points": villages, "why": "villages"})
+    return "roll"
 
 
 def _step_roll(tx):
@@ -142,9 +153,9 @@ def _step_roll(tx):
     state = tx.state
     dice = [FACES[tx.rng.randbelow(len(FACES))] for _ in range(2)]
     tx.emit("rolled", {"seat": _seat(state), "dice": dice})
-    set_step(tx, "react")
     if wants_light(state, _seat(state)):
         ask(tx, _seat(state), "light")
+    return "react"
 
 
 def _doubles(state) -> bool:
@@ -153,23 +164,23 @@ def _doubles(state) -> bool:
 
 
 def _step_react(tx):
-    set_step(tx, "draw")
     if _doubles(tx.state):
         react_to_doubles(tx)
+    return "draw"
 
 
 def _step_draw(tx):
-    set_step(tx, "actions")
     if _doubles(tx.state):
         draw_event(tx)
+    return "actions"
 
 
 def _step_actions(tx):
     state = tx.state
     if len(state["turn"]["actions"]) < RULES["actions_per_turn"] and state["turn"]["rolled"]:
         ask(tx, _seat(state), "action")
-    else:
-        set_step(tx, "intimidate")
+        return None
+    return "intimidate"
 
 
 def _legal_action(state, d):
@@ -195,9 +206,9 @@ register("action", _legal_action, _play_action)
 
 def _step_intimidate(tx):
     state = tx.state
-    set_step(tx, "conflict")
     if intimidate_moves(state, _seat(state)):
         ask(tx, _seat(state), "intimidate")
+    return "conflict"
 
 
 def _step_goals(tx):

@@ -159,6 +159,8 @@ def _events_reshuffled(state, d, ev):
 
 
 def _ask(state, d, ev):
+    if d.get("replace"):
+        state["pending"].pop()
     state["pending"].append(dict(d["decision"]))
 
 

@@ -1,0 +1,51 @@
+"""Rise of Tribes: greedy's win rate against random (seat-rotated) and the mean game length.
+
+Prints one JSON line per player count (and option set). Usage:
+    python bench/eval_rise_of_tribes.py [--games 200] [--powers]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from shared.bots.arena import win_rate  # noqa: E402
+from shared.games.rise_of_tribes.game import RiseOfTribes  # noqa: E402
+
+
+class _Measured(RiseOfTribes):
+    """The game, noting each finished match's length in turns (for the length column)."""
+
+    def __init__(self):
+        self.turns: list[int] = []
+
+    def outcome(self, state):
+        result = super().outcome(state)
+        if result is not None:
+            self.turns.append(state["turn"]["number"])
+        return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4])
+    parser.add_argument("--powers", action="store_true", help="Tribal Powers variant")
+    args = parser.parse_args()
+    options = {"tribal_powers": args.powers}
+    for players in args.players:
+        game = _Measured()
+        started = time.perf_counter()
+        row = win_rate(game, "greedy", "random", players, args.games, options, seed=1000 * players)
+        row["options"] = options
+        row["mean_turns"] = sum(game.turns) / len(game.turns)
+        row["seconds"] = round(time.perf_counter() - started, 1)
+        print(json.dumps(row), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -33,15 +33,13 @@ def view(state: dict, seat: int | None) -> dict:
     out["relics_removed"] = {"count": len(state["relics_removed"])}
     formation = state["formation"]
     out["formation"] = clone(commitments.public(formation, seat)) if formation else None
-    seats = []
-    for i, s in enumerate(state["seats"]):
-        mine = i == seat
-        shown = {k: clone(s[k]) for k in ("colour", "members", "play", "tokens", "relics")}
+    seats = clone(state["seats"])
+    for i, shown in enumerate(seats):
+        if i == seat:
+            continue
         for k in HIDDEN_OF_OTHERS:
-            shown[k] = list(s[k]) if mine else {"count": len(s[k])}
-        if mine:
-            shown["draft"] = list(s["draft"])
-        seats.append(shown)
+            shown[k] = {"count": len(shown[k])}
+        del shown["draft"]
     out["seats"] = seats
     return out
 

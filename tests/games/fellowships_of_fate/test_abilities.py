@@ -206,3 +206,25 @@ def test_rule_relic_legendary_traveler_hourglass_obtains_a_sun_card():
     assert [e["type"] for e in events] == ["obtain", "excavate", "refill"]  # slot 3: an extra relic
     assert events[1]["data"]["card"] == top
     assert [s["op"] for s in state["turn"]["queue"]] == ["wild", "wild"]  # Dawn Gate's ability
+
+
+def test_icon_interrupt_all_with_nothing_upright_is_skipped():
+    hands = {0: ["traveler_of_fate", "cleric", "sage", "thief"], 1: ["magician", "cleric", "sage", "thief"]}
+    state = explore(2, hands)
+    state, events = step(state, play("traveler_of_fate", "nameless"))
+    assert events[1]["data"] == {"seat": 0, "op": "interrupt_all", "auto": True}
+    assert turn_seat(state) == 1
+
+
+def test_icon_interrupt_all_may_be_skipped():
+    hands = {0: ["warrior", "cleric", "sage", "thief"], 1: ["traveler_of_fate", "cleric", "sage", "thief"]}
+    state = explore(2, hands)
+    state = steps(state, play("warrior", "legendary"), play("traveler_of_fate", "nameless"), SKIP)
+    assert state["seats"][0]["play"][0]["upright"] is True
+
+
+def test_icon_sun_with_no_sun_card_on_the_field_is_skipped():
+    state = _upright("traveler_of_fate", ["lurking_coyote", "misty_ravine", "crystal_cave", "giant_boar"])
+    state, events = step(state, ACTIVATE)
+    assert events[1]["data"] == {"seat": 0, "op": "sun", "auto": True}
+    assert turn_seat(state) == 1

@@ -108,3 +108,19 @@ def test_property_eager_playouts_reach_the_deep_rules():
                     if ev["type"] == "obtain" and ev["data"]["via"] == "sun":
                         seen.add("sun card")
     assert {"obtain", "excavate", "refill", "interrupt", "cost_unpaid", "extra relic", "sun card"} <= seen
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_property_decks_are_drawn_from_the_top_in_their_recorded_order(players):
+    for seed in range(2):
+        before = None
+        for state, events in _walk(players, seed, eager=True):
+            if before is not None:
+                adventure, relic = list(before["adventure_deck"]), list(before["relic_deck"])
+                for ev in events:
+                    if ev["type"] == "refill" and ev["data"]["drawn"] is not None:
+                        assert ev["data"]["drawn"] == adventure.pop(0)
+                    if ev["type"] == "excavate":
+                        assert ev["data"]["card"] == relic.pop(0)
+                assert state["adventure_deck"] == adventure and state["relic_deck"] == relic
+            before = state

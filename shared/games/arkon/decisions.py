@@ -144,7 +144,7 @@ def _pay_answer(tx, d, move):
         answered(tx)
         tx.emit("sabotage_refused", {"seat": seat, "saboteur": d["saboteur"]})
         return
-    tx.emit("chose", {"seat": seat, "card": move["card"]})
+    tx.emit("chose", {"seat": seat, "card": move["card"], "shown_in_hand": True})
     chosen = list(tx.state["pending"][-1]["chosen"])
     if sum(CARDS[c].influence for c in chosen) == d["cost"]:
         answered(tx)

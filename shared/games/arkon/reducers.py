@@ -200,7 +200,12 @@ def _asked(s, d, ev):
 
 @reducer("chose")
 def _chose(s, d, ev):
-    pending.top(s)["chosen"].append(d["card"])
+    chosen = pending.top(s)["chosen"]
+    chosen.append(d["card"])
+    known = s["known"][d["seat"]]
+    # laid out as a payment, still in hand until it is complete: at least that many are there
+    if d.get("shown_in_hand") and known.count(d["card"]) < chosen.count(d["card"]):
+        known.append(d["card"])
 
 
 @reducer("answered")

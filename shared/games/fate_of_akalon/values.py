@@ -107,7 +107,7 @@ def play_limit(state: dict, seat: int) -> int | None:
         if e["card"] not in active or not opposed(state, e["seat"], seat):
             continue
         for fx in card(e["card"]).effects:
-            if fx["do"] == "limit_plays":
+            if fx["do"] == "limit_plays" and condition_holds(state, e["seat"], fx):
                 limit = fx["max"] if limit is None else min(limit, fx["max"])
     return limit
 

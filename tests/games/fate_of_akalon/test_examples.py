@@ -64,12 +64,12 @@ def test_example_goblin_hobgoblin_then_tactician():
     # the Goblin allows only a Hobgoblin to be played
     assert moves(st, 0) == [{"type": "play", "card": cid("orc", "Hobgoblin")}, {"type": "pass"}]
     st = play(st, 0, cid("orc", "Hobgoblin"))
-    assert battlefield_values(st)[0] == (1 + 2) + (3 + 2)  # both attack bonuses
+    assert battlefield_values(st)[0] == (1 + 3) + (4 + 3)  # both attack bonuses
     st, events = act_events(st, 1, {"type": "play", "card": cid("dwarf", "Tactician")})
     fight = fight_of(events)
     # the Hobgoblin stayed on the battlefield, but neither card keeps its attack bonus
-    assert fight["values"] == {cid("orc", "Goblin"): 1, cid("orc", "Hobgoblin"): 3, cid("dwarf", "Tactician"): 3}
-    assert fight["totals"] == [4, 3] and fight["winners"] == [0]
+    assert fight["values"] == {cid("orc", "Goblin"): 1, cid("orc", "Hobgoblin"): 4, cid("dwarf", "Tactician"): 3}
+    assert fight["totals"] == [5, 3] and fight["winners"] == [0]
 
 
 def test_example_card_played_after_tactician_has_no_text():

@@ -31,7 +31,7 @@ def test_rule_3p_skirmish_only_tied_players_skirmish_again():
 
 
 def _three(attacker, cards):
-    hands = [[cid("orc", cards[0]), cid("orc", "Raider", 3)], [cid("elf", cards[1]), cid("elf", "Scout", 3)],
+    hands = [[cid("orc", cards[0]), cid("orc", "Grunt", 4)], [cid("elf", cards[1]), cid("elf", "Scout", 3)],
              [cid("dwarf", cards[2]), cid("dwarf", "Miner", 3)]]
     st = arrange(["orc", "elf", "dwarf"], hands, attacker=attacker)
     events = []
@@ -43,24 +43,24 @@ def _three(attacker, cards):
 
 
 def test_rule_3p_attacker_tied_with_defender_everyone_loses_attacker_stays():
-    st, fight = _three(1, ["Raider", "Hunter", "Miner"])  # Elf attacks 3, Orc 3, Dwarf 1
+    st, fight = _three(1, ["War Drummer", "Hunter", "Miner"])  # Elf attacks 3, Orc 3, Dwarf 1
     assert fight["totals"] == [3, 3, 1] and fight["winners"] == [] and fight["losers"] == [1, 2, 0]
     assert st["attacker"] == 1
     assert all(len(z["cemetery"]) == 1 for z in st["zones"])
 
 
 def test_rule_3p_defenders_tied_everyone_loses_left_of_attacker_attacks():
-    st, fight = _three(0, ["War Drummer", "Hunter", "Tactician"])  # Orc 2; Elf 3 and Dwarf 3 tie
-    assert fight["totals"] == [2, 3, 3] and fight["winners"] == [] and fight["losers"] == [0, 1, 2]
-    assert st["attacker"] == 1  # the player to the left of the attacker
+    st, fight = _three(1, ["War Drummer", "Scout", "Tactician"])  # Elf attacks 2; Dwarf 3 and Orc 3 tie
+    assert fight["totals"] == [3, 2, 3] and fight["winners"] == [] and fight["losers"] == [1, 2, 0]
+    assert st["attacker"] == 2  # the player to the left of the attacker
     st, fight = _three(2, ["Grunt", "Ranger", "Miner"])  # Dwarf attacks with 1; Orc 4 and Elf 4 tie
     assert fight["totals"] == [4, 4, 1] and fight["winners"] == []
     assert st["attacker"] == 0  # left of seat 2 is seat 0
 
 
 def test_rule_3p_highest_individual_value_wins_and_attacks_next():
-    st, fight = _three(0, ["War Drummer", "Ranger", "Guard"])  # Orc 2; Elf 4; Dwarf 4+1
-    assert fight["totals"] == [2, 4, 5] and fight["winners"] == [2] and fight["losers"] == [0, 1]
+    st, fight = _three(0, ["War Drummer", "Ranger", "Guard"])  # Orc 3; Elf 4; Dwarf 4+1
+    assert fight["totals"] == [3, 4, 5] and fight["winners"] == [2] and fight["losers"] == [0, 1]
     assert st["attacker"] == 2
 
 
@@ -83,9 +83,9 @@ def test_rule_3p_player_reaching_30_leaves_other_two_continue():
     # the other two continue under the 2-player rules
     st = play(st, 2, cid("dwarf", "Miner"))
     assert to_act(st) == [1]
-    st = play(st, 1, cid("elf", "Scout"))  # 1 vs 1: both lose, the Dwarf reaches 30
+    st = play(st, 1, cid("elf", "Scout"))  # Scout 2 beats Miner 1: the Dwarf reaches 30
     result = GAME.outcome(st)
-    assert result.ranks == [3, 1, 2] and result.scores == [32, 6, 30]
+    assert result.ranks == [3, 1, 2] and result.scores == [32, 5, 30]
 
 
 def test_rule_3p_ranks_leavers_last():
@@ -148,13 +148,13 @@ def test_rule_4p_teammates_attack_together():
     for seat in (2, 3, 0, 1):
         st, events = act_events(st, seat, {"type": "play", "card": hands[seat][0]})
     fight = fight_of(events)
-    # Orc (not the lead) is attacking too: Grunt +1; Elf and Dwarf defend: +1 each
-    assert fight["totals"] == [5, 6, 7, 5]
+    # Orc (not the lead) is attacking too: Grunt +2; Elf and Dwarf defend: +1 each
+    assert fight["totals"] == [6, 6, 7, 5]
     assert fight["winners"] == [2, 0] and st["attacker"] == 2  # attacking team won: the lead stays
 
 
 def test_rule_4p_tie_everyone_loses_lead_stays():
-    names = ["Raider", "Hunter", "Skeleton", "Miner"]
+    names = ["War Drummer", "Hunter", "Skeleton", "Miner"]
     hands = [[cid(f, n), cid(f, "Scout" if f == "elf" else n, 2)] for f, n in zip(FOUR, names)]
     st = arrange(FOUR, hands, attacker=0)
     for seat in (0, 1, 2, 3):
@@ -162,7 +162,7 @@ def test_rule_4p_tie_everyone_loses_lead_stays():
     fight = fight_of(events)
     assert fight["totals"] == [3, 3, 1, 1] and fight["winners"] == []  # 4 vs 4
     assert st["attacker"] == 0
-    assert st["zones"][0]["cemetery"] == [cid("orc", "Raider")] and st["zones"][1]["cemetery"] == [cid("elf", "Hunter")]
+    assert st["zones"][0]["cemetery"] == [cid("orc", "War Drummer")] and st["zones"][1]["cemetery"] == [cid("elf", "Hunter")]
 
 
 def test_rule_4p_team_cemetery_60_ends_least_team_wins_teams_set():

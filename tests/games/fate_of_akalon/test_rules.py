@@ -67,9 +67,9 @@ def test_rule_skirmish_ignores_card_text():
 
 def test_rule_skirmish_tie_discards_and_skirmishes_again():
     st = fresh(["elf", "orc"], [[cid("elf", "Hunter"), cid("elf", "Lord")],
-                                [cid("orc", "Hobgoblin"), cid("orc", "Grunt")]])
+                                [cid("orc", "War Drummer"), cid("orc", "Grunt")]])
     assert st["zones"][0]["discard"] == [cid("elf", "Lord"), cid("elf", "Hunter")]
-    assert st["zones"][1]["discard"] == [cid("orc", "Hobgoblin")]
+    assert st["zones"][1]["discard"] == [cid("orc", "War Drummer")]
     assert st["zones"][1]["cemetery"] == [cid("orc", "Grunt")]
     assert to_act(st) == [1]
 
@@ -96,13 +96,13 @@ def test_rule_attack_then_defend_one_card_each():
 
 
 def test_rule_fight_defender_wins_and_becomes_attacker():
-    st = arrange(["orc", "elf"], [[cid("orc", "Grunt"), cid("orc", "Raider")],
+    st = arrange(["orc", "elf"], [[cid("orc", "War Drummer"), cid("orc", "Grunt")],
                                   [cid("elf", "Sentinel"), cid("elf", "Ranger")]], attacker=0)
-    st = play(st, 0, cid("orc", "Grunt"))
+    st = play(st, 0, cid("orc", "War Drummer"))
     st, events = act_events(st, 1, {"type": "play", "card": cid("elf", "Sentinel")})
-    assert fight_of(events)["totals"] == [5, 6]
+    assert fight_of(events)["totals"] == [3, 6]
     assert st["attacker"] == 1
-    assert st["zones"][0]["cemetery"] == [cid("orc", "Grunt")]
+    assert st["zones"][0]["cemetery"] == [cid("orc", "War Drummer")]
     assert st["zones"][1]["discard"][0] == cid("elf", "Sentinel")
 
 
@@ -116,13 +116,13 @@ def test_rule_fight_attacker_wins_and_stays_attacker():
 
 
 def test_rule_fight_tie_both_lose_attacker_stays():
-    st = arrange(["orc", "elf"], [[cid("orc", "Raider"), cid("orc", "Grunt")],
+    st = arrange(["orc", "elf"], [[cid("orc", "War Drummer"), cid("orc", "Grunt")],
                                   [cid("elf", "Hunter"), cid("elf", "Ranger")]], attacker=1)
     st = play(st, 1, cid("elf", "Hunter"))
-    st, events = act_events(st, 0, {"type": "play", "card": cid("orc", "Raider")})
+    st, events = act_events(st, 0, {"type": "play", "card": cid("orc", "War Drummer")})
     fight = fight_of(events)
     assert fight["totals"] == [3, 3] and fight["winners"] == []
-    assert st["zones"][0]["cemetery"] == [cid("orc", "Raider")]
+    assert st["zones"][0]["cemetery"] == [cid("orc", "War Drummer")]
     assert st["zones"][1]["cemetery"] == [cid("elf", "Hunter")]
     assert st["attacker"] == 1
 
@@ -145,26 +145,26 @@ def test_rule_aftermath_victorious_order_chosen_and_kept():
 def test_rule_victory_cemetery_30_ends_least_value_wins():
     orc_cem = [cid("orc", "Ogre"), cid("orc", "Warlord"), cid("orc", "Warlord", 2), cid("orc", "Battering Ram")]
     assert total_value(orc_cem) == 28
-    st = arrange(["orc", "elf"], [[cid("orc", "Grunt"), cid("orc", "Raider")],
+    st = arrange(["orc", "elf"], [[cid("orc", "War Drummer"), cid("orc", "Grunt")],
                                   [cid("elf", "Sentinel"), cid("elf", "Scout")]],
                  attacker=0, cemeteries=[orc_cem, [cid("elf", "Lord")]])
-    st = play(st, 0, cid("orc", "Grunt"))
+    st = play(st, 0, cid("orc", "War Drummer"))
     st = play(st, 1, cid("elf", "Sentinel"))
     result = GAME.outcome(st)
-    assert result is not None and result.ranks == [2, 1] and result.scores == [32, 8]
+    assert result is not None and result.ranks == [2, 1] and result.scores == [31, 8]
     assert GAME.to_act(st) == [] and moves(st, 0) == [] and moves(st, 1) == []
 
 
 def test_rule_victory_equal_cemetery_values_tie():
-    orc_cem = [cid("orc", "Ogre"), cid("orc", "Warlord"), cid("orc", "Warlord", 2), cid("orc", "Hobgoblin"),
+    orc_cem = [cid("orc", "Ogre"), cid("orc", "Warlord"), cid("orc", "Warlord", 2), cid("orc", "War Drummer"),
                cid("orc", "Kobold")]
     elf_cem = [cid("elf", "Lord"), cid("elf", "Wizard"), cid("elf", "Elder"), cid("elf", "Elder", 2)]
     assert total_value(orc_cem) == total_value(elf_cem) == 27
-    st = arrange(["orc", "elf"], [[cid("orc", "Raider"), cid("orc", "Grunt")],
+    st = arrange(["orc", "elf"], [[cid("orc", "War Drummer", 2), cid("orc", "Grunt")],
                                   [cid("elf", "Hunter"), cid("elf", "Scout")]],
                  attacker=1, cemeteries=[orc_cem, elf_cem])
     st = play(st, 1, cid("elf", "Hunter"))
-    st = play(st, 0, cid("orc", "Raider"))
+    st = play(st, 0, cid("orc", "War Drummer", 2))
     result = GAME.outcome(st)
     assert result.ranks == [1, 1] and result.scores == [30, 30]
 
@@ -389,17 +389,17 @@ def test_rule_simultaneous_attacker_first_and_further_rounds_no_double_trigger()
 
 
 def test_rule_simultaneous_player_orders_own_effects():
-    st = arrange(["orc", "elf"], [[cid("orc", "Shaman"), cid("orc", "Raider"), cid("orc", "Grunt")],
+    st = arrange(["orc", "elf"], [[cid("orc", "Shaman"), cid("orc", "War Drummer"), cid("orc", "Grunt")],
                                   [cid("elf", "Sylvan"), cid("elf", "Scout")]], attacker=0)
     st = play(st, 0, cid("orc", "Shaman"))
-    st = play(st, 0, cid("orc", "Raider"))
+    st = play(st, 0, cid("orc", "War Drummer"))
     st = play(st, 1, cid("elf", "Sylvan"))
-    st = act(st, 0, {"type": "stack", "card": cid("orc", "Raider")})
+    st = act(st, 0, {"type": "stack", "card": cid("orc", "War Drummer")})
     assert decision(st) == {"seat": 0, "kind": "order"}  # both Victorious: the owner picks the order
     assert moves(st, 0) == [{"type": "resolve", "card": cid("orc", "Shaman")},
-                            {"type": "resolve", "card": cid("orc", "Raider")}]
+                            {"type": "resolve", "card": cid("orc", "War Drummer")}]
     hand = len(st["zones"][0]["hand"])
-    st = act(st, 0, {"type": "resolve", "card": cid("orc", "Raider")})
+    st = act(st, 0, {"type": "resolve", "card": cid("orc", "War Drummer")})
     assert len(st["zones"][0]["hand"]) == hand + 2  # the other one resolved by itself afterwards
     assert st["battle"]["n"] == 2
 
@@ -416,4 +416,4 @@ def test_rule_conflict_last_next_attacker_choice_wins_two_players():
 def test_rule_empty_hand_plays_nothing():
     st = arrange(["orc", "elf"], [[cid("orc", "Grunt")], []], attacker=0)
     st, events = act_events(st, 0, {"type": "play", "card": cid("orc", "Grunt")})
-    assert fight_of(events)["totals"] == [5, 0]
+    assert fight_of(events)["totals"] == [4 + 2, 0]

@@ -181,6 +181,10 @@ def on_interrupt(state: dict, data: dict) -> None:
     _pop_step(state)
 
 
+def on_pass(state: dict, data: dict) -> None:
+    """A seat that cannot act passes its turn; nothing changes."""
+
+
 def on_turn_end(state: dict, data: dict) -> None:
     _turn_sideways(state, data["interrupted"])
     state["last_actor"] = data["seat"]
@@ -223,6 +227,7 @@ HANDLERS = {
     "excavate": on_excavate,
     "refill": on_refill,
     "interrupt": on_interrupt,
+    "pass": on_pass,
     "turn_end": on_turn_end,
     "round_end": on_round_end,
     "game_end": on_game_end,

@@ -70,7 +70,7 @@ class FellowshipsOfFate(Game):
         if turn["queue"] is None:
             return _turn_start_moves(state, seat)
         step = turn["queue"][0]
-        return abilities.step_options(state, seat, step) + [abilities.SKIP]
+        return abilities.step_options(state, seat, step) + [dict(abilities.SKIP)]
 
     # ----- moves ---------------------------------------------------------------------------
     def play(self, tx, seat, move):
@@ -146,6 +146,8 @@ def advance(tx) -> None:
         turn = state["turn"]
         if turn is None:
             seat = table.next_actor(state, state["cursor"])
+            for passing in table.passing_seats(state, state["cursor"], seat):
+                tx.emit("pass", {"seat": passing})
             if seat is not None:
                 tx.emit("turn_begin", {"seat": seat})
                 return

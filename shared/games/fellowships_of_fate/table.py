@@ -33,6 +33,18 @@ def next_actor(state: dict, start: int) -> int | None:
     return None
 
 
+def passing_seats(state: dict, start: int, actor: int | None) -> list[int]:
+    """Seats clockwise from ``start`` that must pass before ``actor``'s turn (all, if None)."""
+    n = state["players"]
+    out = []
+    for i in range(n):
+        seat = (start + i) % n
+        if seat == actor:
+            break
+        out.append(seat)
+    return out
+
+
 def can_pay(tokens: dict, cost: dict) -> bool:
     return all(tokens.get(t, 0) >= n for t, n in cost.items())
 

@@ -183,3 +183,24 @@ def test_rule_turn_ended_by_an_unpaid_cost_still_checks_interruption():
     assert [e["type"] for e in events][1:3] == ["cost_unpaid", "turn_end"]
     assert events[2]["data"]["interrupted"] == [[0, 0]]
     assert _card(state, 0, "archaeologist")["upright"] is False
+
+
+def test_rule_passes_are_logged_and_the_phase_ends_after_all_pass():
+    state = explore(2, {0: ["warrior", "magician", "cleric", "sage"], 1: ["thief", "werewolf", "cleric", "sage"]})
+    log = []
+    while state["phase"] == "explore":
+        seat = turn_seat(state)
+        s = state["seats"][seat]
+        if any(c["upright"] for c in s["play"]):
+            state, events = step(state, ACTIVATE)
+        else:
+            state, events = step(state, play(s["hand"][0], "nameless" if seat == 0 else "legendary"))
+        log += events
+        while state["phase"] == "explore" and state["turn"]["queue"]:
+            state, events = step(state, SKIP)
+            log += events
+    kinds = [(e["type"], e["data"].get("seat")) for e in log if e["type"] in ("pass", "turn_begin", "round_end")]
+    # after seat 0's fourth turn it passes each time its turn comes round; at the end both pass
+    assert kinds[-12:] == [("turn_begin", 1)] + [("pass", 0), ("turn_begin", 1)] * 4 + [
+        ("pass", 0), ("pass", 1), ("round_end", None)]
+    assert ("pass", 0) not in kinds[:-12]

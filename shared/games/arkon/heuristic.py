@@ -76,7 +76,7 @@ def _bid_chances(s: dict, seat: int) -> tuple[dict[int, float], list[str]]:
         t = influence(placed) + passive_influence(s["clans"][i])
         if i == bid["bidder"]:
             t += CARDS[bid["clan"]].influence
-        if not done and i != seat:
+        if not done:
             t += 0.25 * influence(s["hands"][i])  # what it may still add
         total[i] = t + 0.01 * (n - (i - bid["bidder"]) % n)  # ties go to the earliest bidder
     top = max(total.values())

@@ -417,3 +417,39 @@ def test_rule_empty_hand_plays_nothing():
     st = arrange(["orc", "elf"], [[cid("orc", "Grunt")], []], attacker=0)
     st, events = act_events(st, 0, {"type": "play", "card": cid("orc", "Grunt")})
     assert fight_of(events)["totals"] == [4 + 2, 0]
+
+
+def test_rule_conditional_instant_effect_raider_only_when_attacking():
+    st = arrange(["orc", "elf"], [[cid("orc", "Raider"), cid("orc", "Grunt")],
+                                  [cid("elf", "Sentinel"), cid("elf", "Scout"), cid("elf", "Lord")]], attacker=0)
+    st, events = act_events(st, 0, {"type": "play", "card": cid("orc", "Raider")})
+    assert [e["data"]["seat"] for e in events if e["type"] == "move" and e["data"]["from"] == "hand"] == [1]
+    assert len(st["zones"][1]["hand"]) == 2
+    st = arrange(["orc", "elf"], [[cid("orc", "Raider"), cid("orc", "Grunt")],
+                                  [cid("elf", "Scout"), cid("elf", "Lord")]], attacker=1)
+    st = play(st, 1, cid("elf", "Scout"))
+    st, events = act_events(st, 0, {"type": "play", "card": cid("orc", "Raider")})  # defending: no text
+    assert not any(e["type"] == "move" and e["data"]["from"] == "hand" for e in events)
+
+
+def test_rule_conditional_play_limit_warlord_only_when_attacking():
+    st = arrange(["orc", "elf"], [[cid("orc", "Warlord"), cid("orc", "Grunt")],
+                                  [cid("elf", "Archer"), cid("elf", "Lord")]], attacker=0)
+    st = play(st, 0, cid("orc", "Warlord"))
+    st, events = act_events(st, 1, {"type": "play", "card": cid("elf", "Archer")})
+    assert fight_of(events)["totals"] == [7, 2]  # the Archer could not bring the Lord
+    st = arrange(["orc", "elf"], [[cid("orc", "Warlord"), cid("orc", "Grunt")],
+                                  [cid("elf", "Archer"), cid("elf", "Lord")]], attacker=1)
+    st = play(st, 1, cid("elf", "Archer"))
+    assert moves(st, 1) == [{"type": "play", "card": cid("elf", "Lord")}, {"type": "pass"}]
+
+
+def test_rule_stack_order_irrelevant_for_copies_no_question():
+    g1, g2 = cid("orc", "Shaman"), cid("orc", "Shaman", 2)
+    st = arrange(["orc", "elf"], [[g1, g2, cid("orc", "Ogre")], [cid("elf", "Scout")]], attacker=0)
+    st = play(st, 0, g1)
+    st = play(st, 0, g2)
+    st = play(st, 0, cid("orc", "Ogre"))
+    st = play(st, 1, cid("elf", "Scout"))
+    assert GAME.outcome(st) is None and st["pending"][-1]["kind"] == "stack"
+    assert moves(st, 0) == [{"type": "stack", "card": g1}, {"type": "stack", "card": cid("orc", "Ogre")}]

@@ -68,7 +68,8 @@ def _setup(s, d, ev):
     n = d["players"]
     s.clear()
     s.update(
-        players=n, options=d["options"], roles=d["roles"], first=d["first"], turn=d["first"],
+        players=n, options=dict(d["options"]), roles=list(d["roles"]) if d["roles"] else None,
+        first=d["first"], turn=d["first"],
         phase="action1", put_up=False, iverion_used=False,
         deck=list(ev["secret"]["deck"]), discard=[],
         hands=[list(_private(ev, i)["hand"]) for i in range(n)],
@@ -284,7 +285,7 @@ def _kala_added(s, d, ev):
 def _bid_won(s, d, ev):
     bid = s["bid"]
     winner = d["winner"]
-    bid.update(winner=winner, totals=d["totals"], controller=winner)
+    bid.update(winner=winner, totals=dict(d["totals"]), controller=winner)
     s["discard"].extend(bid["revealed"][str(winner)])
     for seat, cards in d["returned"].items():
         _show_in(s, int(seat), cards)

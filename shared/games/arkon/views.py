@@ -1,9 +1,9 @@
 """What a seat may see (``view``) and a full state consistent with it (``determinize``).
 
 Hidden: other hands (except the cards everyone saw go into them: ``known``), the deck (its
-order and contents), face-down bid cards of others (a seat
-sees who has bid, how many cards each placed face down, and its own cards), Iverion's look at
-the deck. A seat resolving Thievery sees the target's hand (``peek``).
+order and contents), face-down bid cards of others (a seat sees who has bid, how many cards each
+placed face down, and its own cards), Iverion's look at the deck. A seat resolving Thievery sees
+the target's hand (``peek``).
 """
 from __future__ import annotations
 
@@ -67,24 +67,24 @@ def view(state: dict, seat: int | None) -> dict:
 def determinize(v: dict, seat: int, rng: Rng) -> dict:
     """A full state: what ``seat`` knows from ``v``, the unknown cards shuffled into the hidden
     places (other hands, others' face-down bids, Iverion's look, the deck) at their known sizes."""
-    s = {k: clone(v[k]) for k in PUBLIC}
+    s = clone({k: v[k] for k in PUBLIC})
     bid, look, peek = v["bid"], v["look"], v["peek"]
     unknown = deck_counts(v["options"])
-    known: list[str] = list(v["hand"]) + list(v["discard"]) + [c for cl in v["clans"] for c in cl]
+    seen: list[str] = list(v["hand"]) + list(v["discard"]) + [c for cl in v["clans"] for c in cl]
     if v["action"]:
-        known.append(v["action"]["card"])
+        seen.append(v["action"]["card"])
     if bid:
-        known.append(bid["clan"])
+        seen.append(bid["clan"])
         if bid["revealed"] is not None and bid["winner"] is None:
-            known += [c for cards in bid["revealed"].values() for c in cards]
-        known += (bid["commit"] or {}).get("mine", []) + bid.get("draft", [])
+            seen += [c for cards in bid["revealed"].values() for c in cards]
+        seen += (bid["commit"] or {}).get("mine", []) + bid.get("draft", [])
     if look and "cards" in look:
-        known += look["cards"]
+        seen += look["cards"]
     if peek:
-        known += peek["hand"]
-    known += [c for i, cards in enumerate(v["known"]) if i != seat and not (peek and peek["seat"] == i)
+        seen += peek["hand"]
+    seen += [c for i, cards in enumerate(v["known"]) if i != seat and not (peek and peek["seat"] == i)
               for c in cards]
-    unknown.subtract(known)
+    unknown.subtract(seen)
     pool = rng.shuffled(list(unknown.elements()))
 
     def deal(n: int) -> list[str]:

@@ -54,8 +54,11 @@ def test_rule_setup_starting_player_holds_the_round_marker():
 
 
 def test_rule_setup_supply_is_unlimited():
-    _, state = _setup(2)
-    assert "supply" not in state  # tokens are only counted in play areas; the supply never runs out
+    from .helpers import explore, gain, give, play, steps
+    state = explore(2, {0: ["warrior", "cleric", "sage", "thief"], 1: ["sage", "magician", "cleric", "thief"]})
+    give(state, 0, strength=38)  # every printed Strength token (20 x 1 + 6 x 3) is already taken
+    state = steps(state, play("warrior", "nameless"), gain("strength"), gain("strength"))
+    assert state["seats"][0]["tokens"]["strength"] == 40
 
 
 def test_options_reject_unknown_choices_and_player_counts():

@@ -208,3 +208,17 @@ def test_example_four_players_defenders_11_beat_attackers_10_lead_rotates_to_elf
     assert fight["totals"] == [6, 3, 4, 8]  # attackers 6 + 4 = 10, defenders 3 + 8 = 11
     assert fight["winners"] == [1, 3] and fight["losers"] == [0, 2]
     assert st["attacker"] == 1  # the lead attack passes to the player left of the lead: the Elf
+
+
+def test_example_master_summoner_revealed_cards_are_public():
+    from shared.games.fate_of_akalon import GAME
+
+    wiz, arc = cid("elf", "Wizard"), cid("elf", "Archer")
+    st = arrange(["elf", "orc"], [[cid("elf", "Master Summoner"), cid("elf", "Scout")], [cid("orc", "Grunt")]],
+                 attacker=0, decks=[[wiz, arc], []])
+    st, events = act_events(st, 0, {"type": "play", "card": cid("elf", "Master Summoner")})
+    reveal = next(e for e in events if e["type"] == "reveal")
+    for viewer in (1, None):
+        assert GAME.redact(reveal, viewer)["data"]["cards"] == [wiz, arc]
+        assert GAME.view(st, viewer)["zones"][0]["revealed"] == [wiz, arc]
+    assert GAME.view(st, 1)["zones"][0]["hand"] == {"count": 1}

@@ -18,16 +18,28 @@ from shared.games.rise_of_tribes.game import RiseOfTribes  # noqa: E402
 
 
 class _Measured(RiseOfTribes):
-    """The game, noting each finished match's length in turns (for the length column)."""
+    """The game, noting each match's length in turns. The arena's last ``outcome`` call of a
+    match is on its final state (the greedy bot's look-ahead calls come before it), so the
+    last finished state seen before the next ``setup`` is the match's end."""
 
     def __init__(self):
         self.turns: list[int] = []
+        self._last: int | None = None
 
     def outcome(self, state):
         result = super().outcome(state)
         if result is not None:
-            self.turns.append(state["turn"]["number"])
+            self._last = state["turn"]["number"]
         return result
+
+    def setup(self, players, options, rng):
+        self.flush()
+        return super().setup(players, options, rng)
+
+    def flush(self) -> None:
+        if self._last is not None:
+            self.turns.append(self._last)
+            self._last = None
 
 
 def main() -> None:
@@ -42,7 +54,8 @@ def main() -> None:
         started = time.perf_counter()
         row = win_rate(game, "greedy", "random", players, args.games, options, seed=1000 * players)
         row["options"] = options
-        row["mean_turns"] = sum(game.turns) / len(game.turns)
+        game.flush()
+        row["mean_turns"] = round(sum(game.turns) / len(game.turns), 1)
         row["seconds"] = round(time.perf_counter() - started, 1)
         print(json.dumps(row), flush=True)
 

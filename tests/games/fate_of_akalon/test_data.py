@@ -63,3 +63,11 @@ def test_data_rulebook_cards_keep_rulebook_values_and_effects():
     assert ram["if"] == "defending" and ram["amount"] == -2
     for name in ("Hunter", "Archer", "Wizard", "Sylvan", "Master Summoner"):
         assert _get("elf", name).source == "rulebook"
+
+
+def test_data_notes_deck_list_matches_the_data():
+    notes = (DATA.parent.parent / "NOTES.md").read_text()
+    raw = json.loads(DATA.read_text())
+    for c in raw["cards"]:
+        row = f"| {c['faction']} | {c['name']} | {c['value']} | {c['frequency']} | {c['attribute']} | {c['text']} |"
+        assert row in notes, row

@@ -453,3 +453,15 @@ def test_rule_stack_order_irrelevant_for_copies_no_question():
     st = play(st, 1, cid("elf", "Scout"))
     assert GAME.outcome(st) is None and st["pending"][-1]["kind"] == "stack"
     assert moves(st, 0) == [{"type": "stack", "card": g1}, {"type": "stack", "card": cid("orc", "Ogre")}]
+
+
+def test_rule_simultaneous_later_effect_wins_tactician_cancels_pending_trigger():
+    st = arrange(["dwarf", "elf"], [[cid("dwarf", "Brewer"), cid("dwarf", "Tactician")],
+                                    [cid("elf", "Enchantress"), cid("elf", "Lord")]], attacker=0)
+    st = play(st, 0, cid("dwarf", "Brewer"))
+    st = play(st, 1, cid("elf", "Enchantress"))
+    assert to_act(st) == [0]  # the attacker's Brewer resolves first
+    st, events = act_events(st, 0, {"type": "play", "card": cid("dwarf", "Tactician")})
+    # the Tactician now strips the Enchantress's text: its trigger does nothing
+    fight = fight_of(events)
+    assert fight["totals"] == [2 + 3, 3] and cid("elf", "Lord") in st["zones"][1]["hand"]

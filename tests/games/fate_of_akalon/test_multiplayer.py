@@ -201,3 +201,16 @@ def test_rule_4p_hammer_chooses_lead_attacker_among_opponents():
     for seat in (0, 1, 2):
         st = play(st, seat, hands[seat][0])
     assert st["attacker"] == 2 and st["battle"]["order"] == [2, 3, 0, 1]
+
+
+def test_rule_3p_simultaneous_effects_clockwise_from_attacker():
+    hands = [[cid("elf", "Enchantress"), cid("elf", "Scout")], [cid("orc", "Grunt"), cid("orc", "Kobold")],
+             [cid("dwarf", "Brewer"), cid("dwarf", "Miner")]]
+    st = arrange(["elf", "orc", "dwarf"], hands, attacker=1)
+    st = play(st, 1, cid("orc", "Grunt"))
+    st = play(st, 2, cid("dwarf", "Brewer"))
+    st = play(st, 0, cid("elf", "Enchantress"))
+    assert to_act(st) == [2]  # clockwise from the attacker (seat 1): the Dwarf before the Elf
+    st = act(st, 2, {"type": "pass"})
+    assert to_act(st) == [0]
+    assert moves(st, 0) == [{"type": "play", "card": cid("elf", "Scout")}, {"type": "pass"}]

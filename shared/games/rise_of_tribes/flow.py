@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from . import conflict
 from .actions import start_action
-from .board import hex_count, occupied, on_board, opponents_in, population
+from .board import hex_count, neighbours, occupied, on_board, opponents_in, population
 from .content import ACTIONS, FACES, RESOURCES, RULES, strength_of
 from .decisions import ask, register, resolve, set_step, update
-from .economy import gain
+from .economy import affordable, gain, pay
 from .event_cards import blocked, draw_event, play_step5, react_to_doubles, step5_moves
 from .goals import complete, complete_moves, villages_of
 from .powers import free_moves, intimidate_moves, play_free, power, village_costs, wants_light
@@ -63,8 +63,6 @@ def _step_placement(tx):
 
 def _start_hexes(state: dict, d: dict) -> list[int]:
     """Unoccupied by others; a second hex must be adjacent to the first."""
-    from .board import neighbours
-
     seat = d["seat"]
     free = [h for h in range(hex_count(state)) if not opponents_in(state, h, seat) and h not in d["placed"]]
     if d["placed"]:
@@ -218,8 +216,6 @@ def _step_goals(tx):
 def build_moves(state: dict, seat: int) -> list[dict]:
     if state["supply"]["villages"] <= 0:
         return []
-    from .economy import affordable
-
     out = []
     costs = [(c, save) for c, save in village_costs(state, seat) if affordable(state, seat, c)]
     if not costs:
@@ -245,8 +241,6 @@ def _play_goals(tx, d, move):
     if kind == "complete":
         complete(tx, seat, move["card"])
     elif kind in ("build", "build_hidden"):
-        from .economy import pay
-
         costs = {save: c for c, save in village_costs(tx.state, seat)}
         pay(tx, seat, costs[move.get("save")])
         tx.emit("village_built", {"seat": seat, "hex": move.get("hex", -1)})

@@ -236,5 +236,10 @@ def _stock_returned(state, d, ev):
     state["supply"][d["resource"]] += d["count"]
 
 
+def _noted(state, d, ev):
+    """Events that only record what happened for the log (the state follows from others)."""
+
+
 HANDLERS["stock_placed"] = _stock_placed
+HANDLERS["conflict_started"] = _noted
 HANDLERS["stock_returned"] = _stock_returned

@@ -1,9 +1,8 @@
 """Step 4: conflict (rulebook page 6)."""
 from shared.games.rise_of_tribes.conflict import removals
 
-from .helpers import decision, develop, legal, play, run, types
+from .helpers import at, decision, develop, fresh, legal, place, play, run
 from .scenarios import two
-from .helpers import at, fresh, place
 
 
 def to_conflict(state, seat=0):

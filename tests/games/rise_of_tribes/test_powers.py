@@ -1,5 +1,5 @@
 """Tribal Powers variant (rulebook page 10): choosing a power and all twelve powers."""
-from .helpers import Dice, activate, at, decision, fresh, give, legal, place, play, power, run, types
+from .helpers import Dice, at, decision, fresh, give, legal, power, run, types
 from .scenarios import T2, action_move, two
 from .test_conflict import to_conflict
 

@@ -3,8 +3,7 @@ import pytest
 
 from shared.games.rise_of_tribes.content import GOALS
 
-from .helpers import (Dice, activate, at, decision, develop, give, hand, legal, place, play, run,
-                      types, GAME)
+from .helpers import GAME, Dice, activate, at, decision, give, hand, legal, place, play, run, types
 from .scenarios import action_move, two
 
 
@@ -403,3 +402,45 @@ def test_rule_reentry_into_occupied_hex_only_when_all_occupied():
     state = two({h: {1: 1} for h in range(9)})
     state, _ = _end_turn(state, 1)
     assert len(legal(state, 0)) == 9
+
+
+# ----- development abilities ------------------------------------------------------------------
+def test_rule_developments_abilities_last_the_rest_of_the_game():
+    state = two({0: {0: 4}, 2: {0: 1}, 4: {0: 1}, 8: {1: 3}})
+    from shared.games.rise_of_tribes.actions import numbers
+
+    base = {a: numbers(state, 0, a, "standard") for a in ("grow", "move", "gather", "lead")}
+    from .helpers import develop
+
+    develop(state, 0, "agriculture", "oxen", "basketry", "stone_tools", "storytelling")
+    boosted = {a: numbers(state, 0, a, "standard") for a in ("grow", "move", "gather", "lead")}
+    assert boosted["grow"]["members"] == base["grow"]["members"] + 2
+    assert boosted["move"]["members"] == base["move"]["members"] + 2
+    assert boosted["gather"] == {"hexes": base["gather"]["hexes"] + 1, "per_hex": base["gather"]["per_hex"] + 1}
+    assert boosted["lead"]["cards"] == base["lead"]["cards"] + 1
+    state = run(state, 0, action_move(state, "gather", "weak"), {"type": "gather", "hex": 0},
+                {"type": "gather", "hex": 2})
+    assert state["seats"][0]["res"] == {"food": 3, "wood": 3, "stone": 0}
+
+
+def test_rule_pottery_extra_resource_from_a_hex_shared_with_an_opponent():
+    from .helpers import develop, fresh
+
+    state = fresh(3, terrain=["lake", "forest", "mountain"] * 4, tribes=("daba", "kaha", "tunga"))
+    place(state, {0: {0: 1, 1: 1}, 1: {0: 1}, 5: {2: 1}})
+    state = at(state, 0)
+    develop(state, 0, "pottery")
+    state = run(state, 0, action_move(state, "gather", "standard"), {"type": "gather", "hex": 0},
+                {"type": "gather", "hex": 1})
+    assert state["seats"][0]["res"] == {"food": 3, "wood": 2, "stone": 0}
+
+
+def test_rule_step5_complete_any_number_of_goals_and_build_in_any_order():
+    state = two({0: {0: 1}, 1: {0: 1}, 2: {0: 1}, 3: {0: 1}, 4: {0: 1}, 8: {1: 3}})
+    state = at(state, 0, kind="goals", step="goals")
+    hand(state, 0, "conquest", "explorers", "oxen")
+    give(state, 0, food=5, wood=1, stone=3)
+    state = run(state, 0, {"type": "build", "hex": 4}, {"type": "complete", "card": "conquest"},
+                {"type": "complete", "card": "explorers"})
+    assert state["seats"][0]["score"] == 6 and state["village"][4] == 0
+    assert {"type": "complete", "card": "oxen"} in legal(state, 0)

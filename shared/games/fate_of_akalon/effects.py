@@ -21,7 +21,8 @@ from .cards import card, kind
 from .table import opponents
 from .values import active_text, condition_holds, may_play_more
 
-PASS = {"type": "pass"}
+def _pass() -> dict:
+    return {"type": "pass"}
 
 
 def distinct(cards: list[str]) -> list[str]:
@@ -96,7 +97,7 @@ class PlayAnother(Action):
 
     def moves(self, state, decision, fx):
         cards = self.options(state, decision["seat"], fx)
-        return [{"type": "play", "card": c} for c in cards] + [PASS]
+        return [{"type": "play", "card": c} for c in cards] + [_pass()]
 
     def choose(self, tx, decision, fx, move):
         if move["type"] == "play":
@@ -174,7 +175,7 @@ class NextAttacker(Action):
 
     def moves(self, state, decision, fx):
         if fx["who"] == "self":
-            return [{"type": "use"}, PASS]
+            return [{"type": "use"}, _pass()]
         return _target_moves(state, decision["seat"])
 
     def choose(self, tx, decision, fx, move):
@@ -201,7 +202,7 @@ class Recover(Action):
             ask(tx, inst["seat"], inst)
 
     def moves(self, state, decision, fx):
-        return [{"type": "recover", "card": c} for c in self.options(state, decision["seat"], fx)] + [PASS]
+        return [{"type": "recover", "card": c} for c in self.options(state, decision["seat"], fx)] + [_pass()]
 
     def choose(self, tx, decision, fx, move):
         if move["type"] == "recover":

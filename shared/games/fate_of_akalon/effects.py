@@ -92,7 +92,11 @@ class PlayAnother(Action):
 
     def run(self, tx, inst, fx):
         seat = inst["seat"]
-        if may_play_more(tx.state, seat) and self.options(tx.state, seat, fx):
+        if not may_play_more(tx.state, seat):
+            return
+        # Asked whenever the source pile has cards, even if none fits a name filter: whether
+        # a Goblin's owner holds a Hobgoblin must stay secret (the answer is then "pass").
+        if tx.state["zones"][seat][fx["from"]]:
             ask(tx, seat, inst)
 
     def moves(self, state, decision, fx):

@@ -222,3 +222,10 @@ def test_example_master_summoner_revealed_cards_are_public():
         assert GAME.redact(reveal, viewer)["data"]["cards"] == [wiz, arc]
         assert GAME.view(st, viewer)["zones"][0]["revealed"] == [wiz, arc]
     assert GAME.view(st, 1)["zones"][0]["hand"] == {"count": 1}
+
+
+def test_example_goblin_without_hobgoblin_still_asks_so_the_hand_stays_secret():
+    st = arrange(["orc", "dwarf"], [[cid("orc", "Goblin"), cid("orc", "Grunt")], [cid("dwarf", "Guard")]],
+                 attacker=0)
+    st = play(st, 0, cid("orc", "Goblin"))
+    assert to_act(st) == [0] and moves(st, 0) == [{"type": "pass"}]

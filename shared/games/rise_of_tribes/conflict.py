@@ -22,47 +22,52 @@ def overfull(state: dict) -> list[int]:
             if h not in fought and tribe_total(state, h) > 0 and population(state, h) > limit]
 
 
-def _set_fight(tx, fight: dict | None, fought: list | None = None) -> None:
-    fields = {"fight": fight}
-    if fought is not None:
-        fields["fought"] = fought
-    tx.emit("turn_set", {"set": fields})
+def _persist(tx, fight: dict) -> None:
+    """Record a conflict in progress (only needed while a decision inside it is awaited)."""
+    tx.emit("turn_set", {"set": {"fight": fight}})
 
 
 def begin(tx, hex_: int) -> None:
     seat = tx.state["turn"]["seat"]
-    tx.emit("conflict_started", {"hex": hex_})
-    _set_fight(tx, {"hex": hex_, "stage": "bow", "attacker_present": members(tx.state, hex_, seat) > 0})
+    _continue(tx, {"hex": hex_, "stage": "bow", "attacker_present": members(tx.state, hex_, seat) > 0})
 
 
 def proceed(tx) -> str | None:
-    """Advance step 4 by one stage; "goals" once no conflict is left (the flow loop calls it
-    until it asks or moves on)."""
+    """Step 4: start the next conflict, or continue the one a decision interrupted; "goals" once
+    no conflict is left (the flow loop calls it until it asks or moves on)."""
     state = tx.state
     fight = state["turn"]["fight"]
-    seat = state["turn"]["seat"]
-    if fight is None:
-        hexes = overfull(state)
-        if not hexes:
-            return "goals"
-        if len(hexes) == 1:
-            begin(tx, hexes[0])
-        else:
-            ask(tx, seat, "conflict_order", options=hexes)
-        return
-    h = fight["hex"]
-    if fight["stage"] == "bow":
-        _set_fight(tx, dict(fight, stage="evade"))
-        if bow_targets(state, h):
-            ask(tx, seat, "bow", hex=h)
-    elif fight["stage"] == "evade":
-        _set_fight(tx, dict(fight, stage="fight"))
-        for s in seats_in(state, h):
-            if has_power(state, s, "evasion") and retreats(state, h, s):
-                ask(tx, s, "evade", hex=h)
+    if fight is not None:
+        _continue(tx, fight)
+        return None
+    hexes = overfull(state)
+    if not hexes:
+        return "goals"
+    if len(hexes) == 1:
+        begin(tx, hexes[0])
     else:
-        fight_out(tx, h, fight["attacker_present"])
-        _set_fight(tx, None, state["turn"].get("fought", []) + [h])
+        ask(tx, state["turn"]["seat"], "conflict_order", options=hexes)
+    return None
+
+
+def _continue(tx, fight: dict) -> None:
+    """Bow, then Evasion, then the removal rounds; stops where a player must decide."""
+    state, h = tx.state, fight["hex"]
+    if fight["stage"] == "bow":
+        fight = dict(fight, stage="evade")
+        if bow_targets(state, h):
+            _persist(tx, fight)
+            ask(tx, state["turn"]["seat"], "bow", hex=h)
+            return
+    if fight["stage"] == "evade":
+        fight = dict(fight, stage="fight")
+        evaders = [s for s in seats_in(state, h) if has_power(state, s, "evasion") and retreats(state, h, s)]
+        if evaders:
+            _persist(tx, fight)
+            for s in evaders:
+                ask(tx, s, "evade", hex=h)
+            return
+    fight_out(tx, h, fight["attacker_present"])
 
 
 def bow_targets(state: dict, hex_: int) -> list[int]:

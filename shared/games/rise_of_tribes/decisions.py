@@ -3,6 +3,9 @@
 A decision is a plain dict on ``state["pending"]`` (top last) with ``seat`` and ``kind``. Each
 kind registers a ``legal(state, decision) -> [move]`` and a ``play(tx, decision, move)``; the
 play function pops or updates its decision through the events below.
+
+Two decisions are *standing*: while nothing is pending, the turn's step itself asks the current
+player (step "actions": choose an action; step "goals": step 5). They need no ask/resolve events.
 """
 from __future__ import annotations
 
@@ -15,8 +18,16 @@ def register(kind: str, legal: Callable, play: Callable) -> None:
     KINDS[kind] = (legal, play)
 
 
+STANDING = {"actions": "action", "goals": "goals"}
+
+
 def top(state: dict) -> dict | None:
-    return state["pending"][-1] if state["pending"] else None
+    """The decision awaited now: the top of the stack, else the step's standing decision."""
+    if state["pending"]:
+        return state["pending"][-1]
+    turn = state.get("turn") or {}
+    kind = STANDING.get(turn.get("step"))
+    return {"seat": turn["seat"], "kind": kind} if kind else None
 
 
 def ask(tx, seat: int, kind: str, **params) -> None:

@@ -17,11 +17,15 @@ from .goals import complete, complete_moves, villages_of
 from .powers import free_moves, intimidate_moves, play_free, power, village_costs, wants_light
 
 
+WAIT = "wait"
+
+
 def proceed(tx) -> None:
     """Run automatic steps until someone must decide or the game is won.
 
-    Each step function returns the step that follows (or None to run again); the step reached
-    is recorded by one "step" event when the flow stops, not at every transition."""
+    Each step function returns the step that follows, None to run again, or ``WAIT`` when its
+    standing decision (see ``decisions``) is awaited; the step reached is recorded by one "step"
+    event when the flow stops, not at every transition."""
     state = tx.state
     step = state["turn"]["step"]
     while state["winner"] is None and not state["pending"]:
@@ -29,6 +33,8 @@ def proceed(tx) -> None:
         nxt = STEPS[step](tx)
         if state["turn"]["step"] != before:  # a new turn began
             step = state["turn"]["step"]
+        elif nxt is WAIT:  # the step's standing decision is awaited
+            break
         elif nxt is not None:
             step = nxt
     if state["winner"] is None and step != state["turn"]["step"]:
@@ -176,8 +182,7 @@ def _step_draw(tx):
 def _step_actions(tx):
     state = tx.state
     if len(state["turn"]["actions"]) < RULES["actions_per_turn"] and state["turn"]["rolled"]:
-        ask(tx, _seat(state), "action")
-        return None
+        return WAIT
     return "intimidate"
 
 
@@ -191,7 +196,6 @@ def _play_action(tx, d, move):
     if move["type"] != "act":
         play_free(tx, d["seat"], move)
         return
-    resolve(tx)
     action = move["action"]
     column = [move["face"]] + tx.state["dice"][action][:-1]
     strength = strength_of(column)
@@ -210,7 +214,7 @@ def _step_intimidate(tx):
 
 
 def _step_goals(tx):
-    ask(tx, _seat(tx.state), "goals")
+    return WAIT
 
 
 def build_moves(state: dict, seat: int) -> list[dict]:
@@ -247,7 +251,6 @@ def _play_goals(tx, d, move):
     elif kind in ("hunt", "altar", "knowledge"):
         play_step5(tx, seat, move)
     elif kind == "end_turn":
-        resolve(tx)
         n = tx.state["n"]
         tx.emit("turn_started", {"seat": (seat + 1) % n, "number": tx.state["turn"]["number"] + 1})
     else:

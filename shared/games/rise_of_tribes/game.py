@@ -56,9 +56,10 @@ class RiseOfTribes(Game):
         flow.proceed(tx)
 
     def to_act(self, state):
-        if state.get("winner") is not None or not state.get("pending"):
+        if state.get("winner") is not None or not state:
             return []
-        return [state["pending"][-1]["seat"]]
+        d = decisions.top(state)
+        return [d["seat"]] if d else []
 
     def view(self, state, seat):
         return view(state, seat)

@@ -194,6 +194,8 @@ def _turn_started(state, d, ev):
 
 def _conflict_resolved(state, d, ev):
     h = d["hex"]
+    state["turn"]["fight"] = None
+    state["turn"]["fought"].append(h)
     for seat, k in enumerate(d["removed"]):
         state["pop"][h][seat] -= k
         state["seats"][seat]["supply"] += k
@@ -236,10 +238,5 @@ def _stock_returned(state, d, ev):
     state["supply"][d["resource"]] += d["count"]
 
 
-def _noted(state, d, ev):
-    """Events that only record what happened for the log (the state follows from others)."""
-
-
 HANDLERS["stock_placed"] = _stock_placed
-HANDLERS["conflict_started"] = _noted
 HANDLERS["stock_returned"] = _stock_returned

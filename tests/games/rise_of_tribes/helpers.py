@@ -51,7 +51,8 @@ def at(state, seat, kind="action", step="actions", rolled=("blank", "sun"), **pa
     state["turn"] = {"seat": seat, "number": 5, "step": step, "rolled": list(rolled), "actions": [],
                      "moved": [0] * len(state["terrain"]), "gathered": 0, "used": [], "fight": None,
                      "fought": [], "placed": state["n"]}
-    state["pending"] = [{"seat": seat, "kind": kind, **params}]
+    standing = {"action": "actions", "goals": "goals"}
+    state["pending"] = [] if standing.get(kind) == step else [{"seat": seat, "kind": kind, **params}]
     state["loose"] = []
     return state
 
@@ -113,7 +114,9 @@ def types(state, seat):
 
 
 def decision(state):
-    return state["pending"][-1] if state["pending"] else None
+    from shared.games.rise_of_tribes.decisions import top
+
+    return top(state)
 
 
 def only_terrain(players, kind="lake"):

@@ -57,7 +57,9 @@ def _battle_outlook(st: dict, seat: int, opps: list[int]) -> float:
     totals = battlefield_values(st)
     mine = totals[seat]
     at_stake = sum(value(e["card"]) for e in st["field"] if e["seat"] == seat)
-    still = set(b["order"][b["turn"]:])
+    still = set(b["order"][b["turn"]:])  # seats whose card for this battle is still to come
+    if st["pending"] and st["pending"][-1]["kind"] == "play":
+        still.add(st["pending"][-1]["seat"])
     swing = 0.0
     for s in opps:
         if s not in still:

@@ -13,13 +13,13 @@ def fight_of(events):
 
 
 def test_rule_3p_skirmish_only_tied_players_skirmish_again():
-    st = fresh(["orc", "elf", "dwarf"], [[cid("orc", "Grunt"), cid("orc", "Goblin")],
+    st = fresh(["orc", "elf", "dwarf"], [[cid("orc", "Hobgoblin"), cid("orc", "Goblin")],
                                          [cid("elf", "Ranger"), cid("elf", "Lord")],
                                          [cid("dwarf", "Miner"), cid("dwarf", "King")]])
     # Orc 4 and Elf 4 tie; the Dwarf's 1 lost and goes to its cemetery; only Orc and Elf go again
     assert st["zones"][2]["cemetery"] == [cid("dwarf", "Miner")]
     assert st["zones"][2]["discard"] == [] and cid("dwarf", "King") in st["zones"][2]["deck"]
-    assert st["zones"][0]["discard"] == [cid("orc", "Grunt")]
+    assert st["zones"][0]["discard"] == [cid("orc", "Hobgoblin")]
     assert st["zones"][0]["cemetery"] == [cid("orc", "Goblin")]
     assert st["zones"][1]["discard"] == [cid("elf", "Lord"), cid("elf", "Ranger")]
     # the player to the left of the winner (Elf, seat 1) chooses the first attacker
@@ -53,14 +53,14 @@ def test_rule_3p_defenders_tied_everyone_loses_left_of_attacker_attacks():
     st, fight = _three(1, ["War Drummer", "Scout", "Tactician"])  # Elf attacks 2; Dwarf 3 and Orc 3 tie
     assert fight["totals"] == [3, 2, 3] and fight["winners"] == [] and fight["losers"] == [1, 2, 0]
     assert st["attacker"] == 2  # the player to the left of the attacker
-    st, fight = _three(2, ["Grunt", "Ranger", "Miner"])  # Dwarf attacks with 1; Orc 4 and Elf 4 tie
+    st, fight = _three(2, ["Hobgoblin", "Ranger", "Miner"])  # Dwarf attacks with 1; Orc 4 and Elf 4 tie
     assert fight["totals"] == [4, 4, 1] and fight["winners"] == []
     assert st["attacker"] == 0  # left of seat 2 is seat 0
 
 
 def test_rule_3p_highest_individual_value_wins_and_attacks_next():
-    st, fight = _three(0, ["War Drummer", "Ranger", "Guard"])  # Orc 3; Elf 4; Dwarf 4+1
-    assert fight["totals"] == [3, 4, 5] and fight["winners"] == [2] and fight["losers"] == [0, 1]
+    st, fight = _three(0, ["War Drummer", "Ranger", "Guard"])  # Orc 3; Elf 4; Dwarf 4+2
+    assert fight["totals"] == [3, 4, 6] and fight["winners"] == [2] and fight["losers"] == [0, 1]
     assert st["attacker"] == 2
 
 
@@ -75,7 +75,7 @@ def test_rule_3p_player_reaching_30_leaves_other_two_continue():
     st = arrange(["orc", "elf", "dwarf"], hands, attacker=0, cemeteries=[orc_cem, [], dwarf_cem])
     st = play(st, 0, cid("orc", "Grunt"))
     st = play(st, 1, cid("elf", "Sentinel"))
-    st = play(st, 2, cid("dwarf", "King"))  # Dwarf 8 wins; the Orc reaches 32 and leaves
+    st = play(st, 2, cid("dwarf", "King"))  # Dwarf 8 wins; the Orc reaches 33 and leaves
     assert GAME.outcome(st) is None
     assert st["alive"] == [False, True, True] and st["left"] == [[0]]
     assert st["battle"]["order"] == [2, 1] and st["attacker"] == 2
@@ -85,7 +85,7 @@ def test_rule_3p_player_reaching_30_leaves_other_two_continue():
     assert to_act(st) == [1]
     st = play(st, 1, cid("elf", "Scout"))  # Scout 2 beats Miner 1: the Dwarf reaches 30
     result = GAME.outcome(st)
-    assert result.ranks == [3, 1, 2] and result.scores == [32, 5, 30]
+    assert result.ranks == [3, 1, 2] and result.scores == [33, 5, 30]
 
 
 def test_rule_3p_ranks_leavers_last():
@@ -111,7 +111,7 @@ def test_rule_3p_two_reach_30_together_game_ends_least_wins():
     st = play(st, 1, cid("elf", "Ranger"))
     st = play(st, 2, cid("dwarf", "King"))
     result = GAME.outcome(st)
-    assert result.ranks == [3, 2, 1] and result.scores == [32, 31, 0]
+    assert result.ranks == [3, 2, 1] and result.scores == [33, 31, 0]
 
 
 # ----- 4 players ----------------------------------------------------------------------------
@@ -148,8 +148,8 @@ def test_rule_4p_teammates_attack_together():
     for seat in (2, 3, 0, 1):
         st, events = act_events(st, seat, {"type": "play", "card": hands[seat][0]})
     fight = fight_of(events)
-    # Orc (not the lead) is attacking too: Grunt +2; Elf and Dwarf defend: +1 each
-    assert fight["totals"] == [6, 6, 7, 5]
+    # Orc (not the lead) is attacking too: Grunt 5+1; Elf and Dwarf defend: Sentinel +1, Guard +2
+    assert fight["totals"] == [6, 6, 7, 6]
     assert fight["winners"] == [2, 0] and st["attacker"] == 2  # attacking team won: the lead stays
 
 

@@ -321,7 +321,7 @@ def test_rule_after_all_cards_are_played_keyword():
     assert to_act(st) == [0]  # after all cards are played
     assert moves(st, 0) == [{"type": "play", "card": cid("elf", "Sentinel")}, {"type": "pass"}]
     st, events = act_events(st, 0, {"type": "play", "card": cid("elf", "Sentinel")})
-    assert fight_of(events)["totals"] == [8, 5]
+    assert fight_of(events)["totals"] == [8, 6]
 
 
 def test_rule_ignore_text_suppresses_after_all_trigger():
@@ -373,19 +373,19 @@ def test_rule_lich_counts_corpses_in_cemetery():
 
 
 def test_rule_simultaneous_attacker_first_and_further_rounds_no_double_trigger():
-    e1, e2 = cid("elf", "Enchantress"), cid("elf", "Enchantress", 2)
-    st = arrange(["elf", "dwarf"], [[e1, e2, cid("elf", "Scout")], [cid("dwarf", "Brewer"), cid("dwarf", "Guard")]],
+    b1, b2 = cid("dwarf", "Brewer"), cid("dwarf", "Brewer", 2)
+    st = arrange(["dwarf", "elf"], [[b1, b2, cid("dwarf", "Guard")], [cid("elf", "Enchantress"), cid("elf", "Scout")]],
                  attacker=0)
-    st = play(st, 0, e1)
-    st = play(st, 1, cid("dwarf", "Brewer"))
+    st = play(st, 0, b1)
+    st = play(st, 1, cid("elf", "Enchantress"))
     assert to_act(st) == [0]  # the attacker's effect resolves first
-    st = play(st, 0, e2)  # a new After-all-cards-are-played card
-    assert to_act(st) == [1]  # ... waits: the Dwarf's Brewer finishes the current round
+    st = play(st, 0, b2)  # a new After-all-cards-are-played card
+    assert to_act(st) == [1]  # ... waits: the Elf's Enchantress finishes the current round
     st = act(st, 1, {"type": "pass"})
-    assert to_act(st) == [0]  # further round: only the new Enchantress; the first never fires twice
-    assert moves(st, 0) == [{"type": "play", "card": cid("elf", "Scout")}, {"type": "pass"}]
+    assert to_act(st) == [0]  # further round: only the new Brewer; the first never fires twice
+    assert moves(st, 0) == [{"type": "play", "card": cid("dwarf", "Guard")}, {"type": "pass"}]
     st, events = act_events(st, 0, {"type": "pass"})
-    assert fight_of(events)["totals"] == [6, 2]
+    assert fight_of(events)["totals"] == [2 + 2, 3]
 
 
 def test_rule_simultaneous_player_orders_own_effects():

@@ -3,6 +3,11 @@
 A round is ``state["bid"]``: the clan up for bid, the bidder, an ordered hidden commitment
 (``shared.engine.commitments``) plus the draft of the seat now bidding, then the revealed bids,
 the winner and — after the Sabotage window — who gains control.
+
+A bid is chosen card by card: the bidder goes through its whole hand in sorted order and says
+for each card "bid" or "keep" (``step`` counts the cards done). The number of decisions is the
+hand size, which is public, and the cards stay in hand until the reveal, so nobody learns even
+how many cards a seat bid before all bids are turned face up.
 """
 from __future__ import annotations
 
@@ -17,6 +22,24 @@ from .primitives import ensure_deck, room
 def order(state: dict) -> list[int]:
     """Bid order: the bidder, then clockwise."""
     return priority.clockwise_from(state["bid"]["bidder"], state["players"])
+
+
+def considering(state: dict, seat: int) -> str:
+    """The card of ``seat``'s hand it decides about next."""
+    return sorted(state["hands"][seat])[state["bid"]["step"]]
+
+
+def bid_moves(state: dict, seat: int) -> list[dict]:
+    card = considering(state, seat)
+    return [{"type": "bid", "card": card}, {"type": "keep", "card": card}]
+
+
+def consider(tx: Tx, seat: int, move: dict) -> None:
+    """Bid or keep the card under consideration; after the last card the bid is placed."""
+    card = considering(tx.state, seat)
+    tx.emit("bid_considered", {"seat": seat}, private={seat: {"card": card, "bid": move["type"] == "bid"}})
+    if tx.state["bid"]["step"] == len(tx.state["hands"][seat]):
+        tx.emit("bid_placed", {"seat": seat})
 
 
 def totals(state: dict) -> dict[str, int]:

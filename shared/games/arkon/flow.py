@@ -61,8 +61,8 @@ def _continue_bid(tx: Tx) -> bool:
         if not waiting:
             bidding.reveal(tx)
         elif not tx.state["hands"][waiting[0]]:
-            # an empty hand has nothing (more) to bid, which everyone can see: place it at once
-            tx.emit("bid_placed", {"seat": waiting[0], "count": len(bid["draft"])})
+            # an empty hand has nothing to bid, which everyone can see: place it at once
+            tx.emit("bid_placed", {"seat": waiting[0]})
         else:
             return False
     elif bid["winner"] is None:

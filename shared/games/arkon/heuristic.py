@@ -46,6 +46,13 @@ def hand_worth(hand: list[str], clans: list[str]) -> float:
     return sum(w * HAND_WEIGHTS[min(i, len(HAND_WEIGHTS) - 1)] for i, w in enumerate(worths))
 
 
+def _without(cards: list[str], taken: list[str]) -> list[str]:
+    rest = list(cards)
+    for c in taken:
+        rest.remove(c)
+    return rest
+
+
 def played_out(game, state: dict) -> dict:
     """The state once an open window closes unanswered (a scratch copy; the log is untouched)."""
     if not state["window"]:
@@ -57,7 +64,8 @@ def played_out(game, state: dict) -> dict:
 
 
 def _bid_chances(s: dict, seat: int) -> tuple[dict[int, float], list[str]]:
-    """Each seat's chance to win the open bid, and the cards ``seat`` has put into it."""
+    """Each seat's chance to win the open bid, and the cards ``seat`` has put into it (before
+    the reveal those cards are still in its hand)."""
     bid = s["bid"]
     n = s["players"]
     c = bid["commit"]
@@ -76,8 +84,9 @@ def _bid_chances(s: dict, seat: int) -> tuple[dict[int, float], list[str]]:
         t = influence(placed) + passive_influence(s["clans"][i])
         if i == bid["bidder"]:
             t += CARDS[bid["clan"]].influence
-        if not done:
-            t += 0.25 * influence(s["hands"][i])  # what it may still add
+        if not done:  # what it may still add from the cards it has not decided about
+            undecided = sorted(s["hands"][i])[bid["step"]:] if i == drafting else s["hands"][i]
+            t += 0.35 * influence(undecided)
         total[i] = t + 0.01 * (n - (i - bid["bidder"]) % n)  # ties go to the earliest bidder
     top = max(total.values())
     weights = {i: math.exp(1.5 * (t - top)) for i, t in total.items()}
@@ -106,7 +115,7 @@ def heuristic(game, state: dict, seat: int) -> float:
     s = played_out(game, state)
     n = s["players"]
     clans = [list(c) for c in s["clans"]]
-    hands = s["hands"]
+    hand = s["hands"][seat]
     bid = s["bid"]
     score = 0.0
     if bid and bid["winner"] is not None:
@@ -117,9 +126,11 @@ def heuristic(game, state: dict, seat: int) -> float:
             gain = position(clans[i] + [bid["clan"]]) - position(clans[i])
             score += chance[i] * gain * (1.0 if i == seat else -OPPONENT_WEIGHT)
         score += (1 - chance[seat]) * sum(card_worth(c, clans[seat]) for c in mine)
+        if bid["revealed"] is None:
+            hand = _without(hand, mine)
     score += position(clans[seat])
     score -= OPPONENT_WEIGHT * max(position(clans[i]) for i in range(n) if i != seat)
-    score += hand_worth(hands[seat], clans[seat])
+    score += hand_worth(hand, clans[seat])
     score += _pending_bonus(s, seat)
     if s["turn"] == seat and s["put_up"]:
         score += 0.5  # the extra card at the end of the turn

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from shared.engine import Tx, commitments, pending, priority
 
-from . import decisions, roles
+from . import bidding, decisions, roles
 from .cards import CARDS
 from .flow import advance
 from .phases import ACTION_PHASES, NEXT_PHASE
@@ -37,7 +37,7 @@ def legal(s: dict, seat: int) -> list[dict]:
     if s["window"]:
         return window_moves(s, seat)
     if s["bid"]:
-        return [{"type": "bid", "card": c} for c in sorted(set(s["hands"][seat]))] + [{"type": "bid_done"}]
+        return bidding.bid_moves(s, seat)
     return turn_moves(s, seat)
 
 
@@ -93,10 +93,8 @@ def play(tx: Tx, seat: int, move: dict) -> None:
         tx.emit("passed", {"seat": seat})
     elif kind in ("counter", "respond"):
         respond(tx, seat, move["card"], kind)
-    elif kind == "bid":
-        tx.emit("bid_card", {"seat": seat}, private={seat: {"card": move["card"]}})
-    elif kind == "bid_done":
-        tx.emit("bid_placed", {"seat": seat, "count": len(s["bid"]["draft"])})
+    elif kind in ("bid", "keep"):
+        bidding.consider(tx, seat, move)
     elif kind == "play":
         tx.emit("action_played", {k: v for k, v in move.items() if k != "type"} | {"seat": seat})
     elif kind == "iverion":

@@ -241,16 +241,18 @@ def _clan_put_up(s, d, ev):
     order = priority.clockwise_from(seat, s["players"])
     s["bid"] = {
         "clan": d["card"], "bidder": seat,
-        "commit": commitments.open_commitment(order, ordered=True), "draft": [],
+        "commit": commitments.open_commitment(order, ordered=True), "draft": [], "step": 0,
         "revealed": None, "winner": None, "totals": None, "saboteur": None, "controller": None,
     }
 
 
-@reducer("bid_card")
-def _bid_card(s, d, ev):
-    card = _private(ev, d["seat"])["card"]
-    _hide_out(s, d["seat"], [card])
-    s["bid"]["draft"].append(card)
+@reducer("bid_considered")
+def _bid_considered(s, d, ev):
+    """The bidder decided about one more card of its hand (which, and how, only it knows)."""
+    mine = _private(ev, d["seat"])
+    if mine["bid"]:
+        s["bid"]["draft"].append(mine["card"])
+    s["bid"]["step"] += 1
 
 
 @reducer("bid_placed")
@@ -258,6 +260,7 @@ def _bid_placed(s, d, ev):
     bid = s["bid"]
     commitments.commit(bid["commit"], d["seat"], bid["draft"])
     bid["draft"] = []
+    bid["step"] = 0
 
 
 @reducer("bids_revealed")
@@ -265,6 +268,8 @@ def _bids_revealed(s, d, ev):
     bid = s["bid"]
     bid["revealed"] = {k: list(v) for k, v in d["bids"].items()}
     bid["commit"] = None
+    for seat, cards in d["bids"].items():
+        _show_out(s, int(seat), cards)
 
 
 @reducer("reinforced")

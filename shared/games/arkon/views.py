@@ -24,18 +24,14 @@ def _drafting(bid: dict) -> int | None:
 
 
 def _public_bid(bid: dict | None, seat: int | None) -> dict | None:
+    """Who has bid; one's own bid (and draft); after the reveal, every bid."""
     if bid is None:
         return None
     out = {k: v for k, v in bid.items() if k not in ("commit", "draft")}
     c = bid["commit"]
     out["commit"] = commitments.public(c, seat) if c else None
-    sizes = {k: len(v) for k, v in c["values"].items()} if c else {}
-    drafting = _drafting(bid)
-    if drafting is not None:
-        sizes[str(drafting)] = len(bid["draft"])
-        if drafting == seat:
-            out["draft"] = list(bid["draft"])
-    out["sizes"] = sizes
+    if seat is not None and _drafting(bid) == seat:
+        out["draft"] = list(bid["draft"])
     return out
 
 
@@ -77,7 +73,6 @@ def determinize(v: dict, seat: int, rng: Rng) -> dict:
         seen.append(bid["clan"])
         if bid["revealed"] is not None and bid["winner"] is None:
             seen += [c for cards in bid["revealed"].values() for c in cards]
-        seen += (bid["commit"] or {}).get("mine", []) + bid.get("draft", [])
     if look and "cards" in look:
         seen += look["cards"]
     if peek:
@@ -102,7 +97,7 @@ def determinize(v: dict, seat: int, rng: Rng) -> dict:
         else:
             hands.append(list(v["known"][i]) + deal(size - len(v["known"][i])))
     s["hands"] = hands
-    s["bid"] = None if bid is None else _hidden_bid(bid, seat, deal)
+    s["bid"] = None if bid is None else _hidden_bid(bid, seat, hands, rng)
     s["look"] = None if look is None else {
         "seat": look["seat"], "cards": list(look["cards"]) if "cards" in look else deal(look["size"]),
     }
@@ -111,18 +106,25 @@ def determinize(v: dict, seat: int, rng: Rng) -> dict:
     return s
 
 
-def _hidden_bid(bid: dict, seat: int, deal) -> dict:
-    out = {k: clone(v) for k, v in bid.items() if k not in ("commit", "draft", "sizes")}
+def _hidden_bid(bid: dict, seat: int, hands: list[list[str]], rng: Rng) -> dict:
+    """The open bid with others' face-down cards guessed: any part of their (guessed) hands —
+    the cards stay in hand until the reveal and nobody knows how many were bid."""
+    out = {k: clone(v) for k, v in bid.items() if k not in ("commit", "draft")}
     c = bid["commit"]
     out["draft"] = []
     out["commit"] = None
     if c:
         values = {}
         for s in c["committed"]:
-            values[str(s)] = list(c["mine"]) if s == seat else deal(bid["sizes"][str(s)])
+            hand = hands[s]
+            values[str(s)] = list(c["mine"]) if s == seat else rng.sample(hand, rng.randbelow(len(hand) + 1))
         out["commit"] = {"seats": c["seats"], "ordered": c["ordered"], "values": values}
         drafting = commitments.waiting(out["commit"])
         if drafting:
             d = drafting[0]
-            out["draft"] = list(bid["draft"]) if d == seat else deal(bid["sizes"][str(d)])
+            if d == seat:
+                out["draft"] = list(bid["draft"])
+            else:
+                done = sorted(hands[d])[: bid["step"]]
+                out["draft"] = [card for card in done if rng.randbelow(2)]
     return out

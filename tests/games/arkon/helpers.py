@@ -63,17 +63,18 @@ def pass_window(state):
 
 
 def place_bid(state, seat, cards):
-    """``seat`` bids ``cards`` face down (a seat with no cards left has already bid nothing)."""
-    if not cards and seat not in GAME.to_act(state):
-        assert not state["hands"][seat], "not this seat's turn to bid"
-        return state, []
+    """``seat`` bids ``cards`` face down: it goes through its sorted hand saying "bid" or "keep"."""
+    wanted = list(cards)
     events = []
-    for c in cards:
-        state, evs = act(state, seat, {"type": "bid", "card": c})
+    while state["bid"] and state["bid"]["revealed"] is None and seat in GAME.to_act(state):
+        (move,) = [m for m in moves(state, seat) if m["type"] == ("bid" if m["card"] in wanted else "keep")]
+        if move["type"] == "bid":
+            wanted.remove(move["card"])
+        state, evs = act(state, seat, move)
         events += evs
-    if not of_type(events, "bid_placed"):  # else it went down with the last card in hand
-        state, evs = act(state, seat, {"type": "bid_done"})
-        events += evs
+        if of_type(evs, "bid_placed"):
+            break
+    assert not wanted, f"seat {seat} could not bid {wanted}"
     return state, events
 
 

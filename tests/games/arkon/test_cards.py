@@ -87,9 +87,8 @@ def test_card_desolate_puts_target_clan_into_the_discard_pile():
 def test_card_negotiations_adds_eight_to_a_bid():
     state = table([["orc", "negotiations"], ["conquest", "conquest"]], phase="bidding", deck=["elf"] * 4)
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
-    state, _ = act(state, 0, {"type": "bid", "card": "negotiations"})
-    state, _ = act(state, 1, {"type": "bid", "card": "conquest"})
-    state, events = act(state, 1, {"type": "bid", "card": "conquest"})
+    state, _ = place_bid(state, 0, ["negotiations"])
+    state, events = place_bid(state, 1, ["conquest", "conquest"])
     assert of_type(events, "bid_won")[0]["data"]["totals"] == {"0": 10, "1": 8}
 
 

@@ -77,14 +77,14 @@ def test_rule_bids_are_placed_in_order_from_the_bidder_clockwise():
     while state["bid"] and state["bid"]["revealed"] is None:
         (seat,) = GAME.to_act(state)
         order.append(seat)
-        state, _ = act(state, seat, {"type": "bid_done"})
+        state, _ = place_bid(state, seat, [])
     assert order == [1, 2, 0]
 
 
 def test_rule_only_one_clan_up_at_a_time_but_repeatable():
     state = table([["orc", "elf"], ["peace"]], phase="bidding", deck=["human"] * 5)
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
-    assert all(m["type"] in ("bid", "bid_done") for m in moves(state, 0))
+    assert all(m["type"] in ("bid", "keep") for m in moves(state, 0))
     state, _ = place_bid(state, 0, [])
     state, _ = place_bid(state, 1, [])
     state, _ = pass_window(state)
@@ -150,13 +150,27 @@ def test_rule_bids_hidden_until_reveal():
     assert GAME.view(state, 2)["bid"]["revealed"]["0"] == ["negotiations"]
 
 
-def test_rule_bid_draft_is_hidden_from_others():
-    state = bidding_table()
+def test_rule_others_learn_only_whether_a_seat_has_bid_not_what_or_how_much():
+    seen = []
+    for bid in ([], ["thievery"], ["negotiations", "thievery"]):
+        state = bidding_table()
+        state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
+        state, events = place_bid(state, 0, bid)
+        seen.append((encode(GAME.view(state, 1)), [encode(GAME.redact(e, 1)) for e in events],
+                     encode(GAME.view(state, None))))
+        assert GAME.view(state, 0)["bid"]["commit"]["mine"] == bid
+    assert seen[0] == seen[1] == seen[2]
+
+
+def test_rule_bid_draft_is_seen_only_by_its_bidder():
+    state = table([["orc", "negotiations", "thievery", "elf"], ["peace"]], phase="bidding")
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
-    state, _ = act(state, 0, {"type": "bid", "card": "thievery"})
-    assert GAME.view(state, 0)["bid"]["draft"] == ["thievery"]
-    assert "draft" not in GAME.view(state, 1)["bid"]
-    assert GAME.view(state, 1)["bid"]["sizes"] == {"0": 1}
+    assert moves(state, 0) == [{"type": "bid", "card": "elf"}, {"type": "keep", "card": "elf"}]
+    state, _ = act(state, 0, {"type": "bid", "card": "elf"})
+    assert GAME.view(state, 0)["bid"]["draft"] == ["elf"]
+    assert "draft" not in GAME.view(state, 1)["bid"] and moves(state, 1) == []
+    assert GAME.view(state, 1)["hand_sizes"] == [3, 1]  # bid cards stay in hand until the reveal
+    assert moves(state, 0) == [{"type": "bid", "card": "negotiations"}, {"type": "keep", "card": "negotiations"}]
 
 
 def test_rule_empty_hand_bids_nothing_automatically():
@@ -164,7 +178,7 @@ def test_rule_empty_hand_bids_nothing_automatically():
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
     state, events = act(state, 0, {"type": "bid", "card": "thievery"})
     placed = [e["data"] for e in of_type(events, "bid_placed")]
-    assert placed == [{"seat": 0, "count": 1}, {"seat": 1, "count": 0}]
+    assert placed == [{"seat": 0}, {"seat": 1}]
     assert state["clans"][0] == ["orc"]  # nobody holds a card, so no Sabotage window either
 
 

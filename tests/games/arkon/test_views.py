@@ -49,7 +49,7 @@ def test_view_during_bidding_only_who_has_bid_and_your_own_bid():
     state = table([["orc", "negotiations"], ["desolate", "conquest"], ["elf"]], phase="bidding")
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
     state, _ = place_bid(state, 0, ["negotiations"])
-    state, _ = act(state, 1, {"type": "bid", "card": "conquest"})
+    state, _ = act(state, 1, {"type": "bid", "card": "conquest"})  # sorted: conquest first
     mine, other = GAME.view(state, 0)["bid"], GAME.view(state, 2)["bid"]
     assert mine["commit"]["committed"] == [0] and mine["commit"]["mine"] == ["negotiations"]
     assert other["commit"]["committed"] == [0] and "mine" not in other["commit"]
@@ -78,7 +78,7 @@ def test_determinize_mid_bid_keeps_own_bid_and_hides_others():
     state, _ = act(state, turn, {"type": "put_up", "card": "orc"})
     state, _ = place_bid(state, turn, state["hands"][turn][:2])
     nxt = (turn + 1) % 3
-    state, _ = act(state, nxt, {"type": "bid", "card": state["hands"][nxt][0]})
+    state, _ = act(state, nxt, {"type": "bid", "card": sorted(state["hands"][nxt])[0]})
     for seat in range(3):
         v = GAME.view(state, seat)
         twin = GAME.determinize(v, seat, FastRng(seat))
@@ -120,9 +120,10 @@ def test_determinize_keeps_cards_everyone_saw_go_back_into_a_hand():
     # once a card leaves that hand unseen, nobody knows which of them are left
     state, _ = pass_window(state)
     state, _ = act(state, turn, {"type": "end_phase"})
-    state, _ = act(state, turn, {"type": "end_phase"})
-    state["phase"], state["turn"] = "bidding", other
-    give(state, other, "elf")
-    state, _ = act(state, other, {"type": "put_up", "card": "elf"})
-    state, _ = act(state, other, {"type": "bid", "card": state["hands"][other][0]})
+    state["phase"] = "action2"
+    give(state, turn, "thievery")
+    state, _ = act(state, turn, {"type": "play", "card": "thievery", "target": other})
+    state, _ = pass_window(state)
+    assert state["known"][other]  # still known while the thief chooses
+    state, _ = act(state, turn, {"type": "take", "card": sorted(state["hands"][other])[-1]})
     assert state["known"][other] == []

@@ -24,7 +24,7 @@ def test_conformance_random_playouts(players, options):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_conformance_many_seeds_full_checks(players):
     for options in OPTION_SETS:
-        check_playouts(GAME, players, options, seeds=range(100, 130), full_check_every=2)
+        check_playouts(GAME, players, options, seeds=range(100, 120), full_check_every=4)
 
 
 def test_options_validation():

@@ -1,7 +1,7 @@
 """Rise of Tribes: greedy's win rate against random (seat-rotated) and the mean game length.
 
 Prints one JSON line per player count (and option set). Usage:
-    python bench/eval_rise_of_tribes.py [--games 200] [--powers]
+    python bench/eval_rise_of_tribes.py [--games 200] [--powers] [--baseline]
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from shared.bots.arena import win_rate  # noqa: E402
+from shared.bots.arena import play_match, win_rate  # noqa: E402
 from shared.games.rise_of_tribes.game import RiseOfTribes  # noqa: E402
 
 
@@ -47,6 +47,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4])
     parser.add_argument("--powers", action="store_true", help="Tribal Powers variant")
+    parser.add_argument("--baseline", action="store_true", help="also the length of random-only games")
     args = parser.parse_args()
     options = {"tribal_powers": args.powers}
     for players in args.players:
@@ -58,6 +59,12 @@ def main() -> None:
         row["mean_turns"] = round(sum(game.turns) / len(game.turns), 1)
         row["seconds"] = round(time.perf_counter() - started, 1)
         print(json.dumps(row), flush=True)
+        if args.baseline:
+            turns = [play_match(game, ["random"] * players, options, seed=50_000 + i).state["turn"]["number"]
+                     for i in range(args.games)]
+            print(json.dumps({"game": game.id, "players": players, "baseline": "random vs random",
+                              "games": args.games, "options": options,
+                              "mean_turns": round(sum(turns) / len(turns), 1)}), flush=True)
 
 
 if __name__ == "__main__":

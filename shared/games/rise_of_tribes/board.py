@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .content import POPULATION_LIMIT, adjacency, outer_hexes
+from .slots import active_ops, raiders_at
 
 
 def neighbours(state: dict, hex_: int) -> tuple[int, ...]:
@@ -27,10 +28,7 @@ def tribe_total(state: dict, hex_: int) -> int:
 
 
 def invaders_at(state: dict, hex_: int) -> int:
-    for slot in state["events"]["slots"]:
-        if slot and slot["id"] == "invaders" and slot.get("hex") == hex_:
-            return slot.get("tokens", 0)
-    return 0
+    return raiders_at(state, hex_)[0]
 
 
 def population(state: dict, hex_: int) -> int:
@@ -40,8 +38,6 @@ def population(state: dict, hex_: int) -> int:
 
 def population_limit(state: dict) -> int:
     """The hex limit, lowered while an event says so (Drought)."""
-    from .event_cards import active_ops
-
     limits = [op["value"] for op, _slot in active_ops(state, "population_limit")]
     return min(limits) if limits else POPULATION_LIMIT
 

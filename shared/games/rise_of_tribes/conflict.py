@@ -11,9 +11,10 @@ from .board import (invaders_at, members, neighbours, population, population_lim
                     tribe_total)
 from .content import EVENTS
 from .decisions import ask, register, resolve
-from .event_cards import leave, slot_of
+from .event_cards import leave
 from .goals import has_ability
 from .powers import has_power
+from .slots import raiders_at
 
 
 def overfull(state: dict) -> list[int]:
@@ -89,35 +90,36 @@ def retreats(state: dict, hex_: int, seat: int) -> list[int]:
     return out
 
 
-def removals(counts: list[int], invaders: int, limit: int) -> tuple[list[int], int]:
-    """Simultaneous removal: each side present loses one per round until at most one side is
-    left; a lone player still over the limit then removes down to it."""
-    counts, removed, inv_removed = list(counts), [0] * len(counts), 0
-    while sum(1 for c in counts if c > 0) + (1 if invaders > 0 else 0) >= 2:
+def removals(counts: list[int], raiders: int, limit: int) -> tuple[list[int], int]:
+    """Simultaneous removal: each side present (each player, and the raiders) loses one per
+    round until at most one side is left; a lone player still over the limit then removes down
+    to it. Returns the members removed per seat and the raiders removed."""
+    counts, removed, raiders_removed = list(counts), [0] * len(counts), 0
+    while sum(1 for c in counts if c > 0) + (1 if raiders > 0 else 0) >= 2:
         for s, c in enumerate(counts):
             if c > 0:
                 counts[s] -= 1
                 removed[s] += 1
-        if invaders > 0:
-            invaders -= 1
-            inv_removed += 1
+        if raiders > 0:
+            raiders -= 1
+            raiders_removed += 1
     for s, c in enumerate(counts):
         if c > limit:
             removed[s] += c - limit
-    return removed, inv_removed
+    return removed, raiders_removed
 
 
 def fight_out(tx, hex_: int, attacker_present: bool) -> None:
     state = tx.state
-    had_invaders = invaders_at(state, hex_)
-    removed, inv_removed = removals(state["pop"][hex_], had_invaders, population_limit(state))
-    tx.emit("conflict_resolved", {"hex": hex_, "removed": removed, "invaders": inv_removed})
-    if had_invaders and invaders_at(state, hex_) == 0:
-        slot = slot_of(state, "invaders")
-        raid = next(e for e in EVENTS["invaders"]["effects"] if e["op"] == "raiders")
+    raiders, slot = raiders_at(state, hex_)
+    removed, raiders_removed = removals(state["pop"][hex_], raiders, population_limit(state))
+    tx.emit("conflict_resolved", {"hex": hex_, "removed": removed, "raiders": raiders_removed, "slot": slot})
+    if raiders and raiders_removed == raiders:
+        event = state["events"]["slots"][slot]["id"]
+        raid = next(e for e in EVENTS[event]["effects"] if e["op"] == "raiders")
         leave(tx, slot)
         if attacker_present:
-            tx.emit("score", {"seat": state["turn"]["seat"], "points": raid["points"], "why": "invaders"})
+            tx.emit("score", {"seat": state["turn"]["seat"], "points": raid["points"], "why": event})
 
 
 def _legal_order(state, d):

@@ -8,27 +8,11 @@ from .board import (has_status, hex_count, least_populated, members, occupied, o
 from .content import EVENTS, RESOURCE_OF, RESOURCES
 from .decisions import ask, register, resolve, update
 from .economy import affordable, pay, total
+from .goals import draw
+from .slots import active_ops, slot_of
 
 
 # ----- queries ------------------------------------------------------------------------------
-def active_ops(state: dict, op: str) -> list[tuple[dict, int]]:
-    """Every effect ``op`` of the active events, with its slot index."""
-    out = []
-    for i, slot in enumerate(state["events"]["slots"]):
-        if slot:
-            for eff in EVENTS[slot["id"]].get("effects", []):
-                if eff["op"] == op:
-                    out.append((eff, i))
-    return out
-
-
-def slot_of(state: dict, event_id: str) -> int | None:
-    for i, slot in enumerate(state["events"]["slots"]):
-        if slot and slot["id"] == event_id:
-            return i
-    return None
-
-
 def blocked(state: dict, hex_: int, what: str) -> bool:
     """Whether an active event (Invaders) forbids ``what`` ("gather", "build") in ``hex_``."""
     for eff, i in active_ops(state, "block"):
@@ -245,8 +229,6 @@ def step5_moves(state: dict, seat: int) -> list[dict]:
 
 
 def play_step5(tx, seat: int, move: dict) -> None:
-    from .goals import draw
-
     state = tx.state
     if move["type"] == "hunt":
         i = slot_of(state, move["event"])

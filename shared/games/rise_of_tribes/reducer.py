@@ -199,10 +199,8 @@ def _conflict_resolved(state, d, ev):
     for seat, k in enumerate(d["removed"]):
         state["pop"][h][seat] -= k
         state["seats"][seat]["supply"] += k
-    if d.get("invaders"):
-        for slot in state["events"]["slots"]:
-            if slot and slot["id"] == "invaders" and slot["hex"] == h:
-                slot["tokens"] -= d["invaders"]
+    if d.get("raiders"):
+        state["events"]["slots"][d["slot"]]["tokens"] -= d["raiders"]
     sweep_villages(state)
 
 

@@ -38,23 +38,27 @@ def arrange(
     decks: list[list[str]] | None = None,
     discards: list[list[str]] | None = None,
     cemeteries: list[list[str]] | None = None,
+    outs: list[list[str]] | None = None,
     seed: int = 0,
 ) -> dict:
-    """A game at the start of a battle with exactly these hands, deck tops, discards and
-    cemeteries (everything else stays in the decks), ``attacker`` attacking."""
+    """A game at the start of a battle with exactly these hands, deck tops, discards,
+    cemeteries and out-of-play cards (everything else stays in the decks), ``attacker``
+    attacking."""
     n = len(factions)
     decks = decks or [[] for _ in range(n)]
     discards = discards or [[] for _ in range(n)]
     cemeteries = cemeteries or [[] for _ in range(n)]
+    outs = outs or [[] for _ in range(n)]
     setup = make_event(
         "setup", {"players": n, "factions": factions, "teams": [[0, 2], [1, 3]] if n == 4 else None},
         secret={"decks": [list(DECKS[f]) for f in factions]},
     )
     state = GAME.fold([setup])
     for s, z in enumerate(state["zones"]):
-        placed = hands[s] + decks[s] + discards[s] + cemeteries[s]
+        placed = hands[s] + decks[s] + discards[s] + cemeteries[s] + outs[s]
         rest = [c for c in z["deck"] if c not in placed]
         z["hand"], z["discard"], z["cemetery"] = list(hands[s]), list(discards[s]), list(cemeteries[s])
+        z["out"] = list(outs[s])
         z["deck"] = list(decks[s]) + rest
     state.update({"step": "next", "skirmish": [], "attacker": attacker})
     tx = Tx(GAME, state, FastRng(seed))

@@ -465,3 +465,26 @@ def test_rule_simultaneous_later_effect_wins_tactician_cancels_pending_trigger()
     # the Tactician now strips the Enchantress's text: its trigger does nothing
     fight = fight_of(events)
     assert fight["totals"] == [2 + 3, 3] and cid("elf", "Lord") in st["zones"][1]["hand"]
+
+
+def test_house_rule_out_of_cards_ends_the_game():
+    grunt = cid("orc", "Grunt")
+    rest = [c for c in DECKS["orc"] if c != grunt]
+    st = arrange(["orc", "elf"], [[grunt], [cid("elf", "Lord"), cid("elf", "Scout")]], attacker=0,
+                 outs=[rest, []])
+    assert st["zones"][0]["deck"] == [] and st["zones"][0]["discard"] == []
+    st = play(st, 0, grunt)
+    st = play(st, 1, cid("elf", "Lord"))  # the Orc loses its last card and can draw nothing
+    result = GAME.outcome(st)
+    assert result is not None and result.ranks == [2, 1] and result.scores == [5, 0]
+
+
+def test_house_rule_battle_limit_ends_the_game():
+    from shared.games.fate_of_akalon.flow import MAX_BATTLES
+
+    st = arrange(["orc", "elf"], [[cid("orc", "Grunt"), cid("orc", "Ogre")], [cid("elf", "Lord"), cid("elf", "Scout")]],
+                 attacker=0)
+    st["battles"] = st["battle"]["n"] = MAX_BATTLES
+    st = play(st, 0, cid("orc", "Grunt"))
+    st = play(st, 1, cid("elf", "Lord"))
+    assert GAME.outcome(st).ranks == [2, 1]

@@ -57,7 +57,7 @@ def free_moves(state: dict, seat: int, where: str) -> list[dict]:
 
 
 def play_free(tx, seat: int, move: dict) -> None:
-    from .actions import start_move
+    from .actions import start_move  # actions asks powers about GROW/GATHER/MOVE: import late
 
     if move["type"] == "trade":
         play_trade(tx, seat, move)

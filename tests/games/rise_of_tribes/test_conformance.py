@@ -48,3 +48,13 @@ def test_goal_hands_face_up_decks_hidden_in_views():
         for e in result.events:
             red = GAME.redact(e, seat)
             assert "goal_decks" not in red["data"] and "order" not in red["data"]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_bots_random_and_greedy_finish_games(players):
+    from shared.bots.arena import play_match
+
+    levels = ["greedy"] + ["random"] * (players - 1)
+    record = play_match(GAME, levels, {"tribal_powers": True}, seed=players)
+    assert record.outcome.ranks.count(1) == 1
+    assert max(record.outcome.scores) >= 15

@@ -42,10 +42,12 @@ def play_match(game: Game, levels: list[str], options: dict | None = None, *, se
 def win_rate(game: Game, hero: str, villain: str, players: int, games: int, options: dict | None = None, *, seed: int = 0) -> dict:
     """``hero`` in one seat rotating through all seats, ``villain`` in the others.
 
-    A win is rank 1 (shared wins count as wins); returns rates and the mean match length.
+    A win is rank 1 (shared wins count as wins); ``fair_share`` is what an equal player would
+    win (one over the number of sides: teams in team games). Returns rates and mean length.
     """
     wins = 0
     steps = 0
+    sides = players
     for i in range(games):
         hero_seat = i % players
         levels = [villain] * players
@@ -53,7 +55,8 @@ def win_rate(game: Game, hero: str, villain: str, players: int, games: int, opti
         rec = play_match(game, levels, options, seed=seed + i)
         wins += rec.outcome.ranks[hero_seat] == 1
         steps += rec.steps
+        sides = len(rec.outcome.teams) if rec.outcome.teams else players
     return {
         "game": game.id, "players": players, "hero": hero, "villain": villain, "games": games,
-        "hero_win_rate": wins / games, "fair_share": 1 / players, "mean_steps": steps / games,
+        "hero_win_rate": wins / games, "fair_share": 1 / sides, "mean_steps": steps / games,
     }

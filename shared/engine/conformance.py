@@ -8,8 +8,9 @@ of a random playout it asserts that:
 * malformed and unlisted moves are rejected with ``IllegalMove`` and a reason;
 * the state is plain JSON, and folding the whole log from scratch equals the live state;
 * a seat's view and legal moves are the same in a *determinized* state built from that view
-  (so nothing the seat cannot know influences what it sees), and a redacted event never holds
-  another seat's private part or a secret;
+  (so nothing the seat cannot know influences what it sees), that state is playable by every
+  seat (search bots play out from it), and a redacted event never holds another seat's private
+  part or a secret;
 * the playout ends with an ``outcome`` within ``max_steps``.
 """
 from __future__ import annotations
@@ -110,6 +111,20 @@ def _check_rejections(game: Game, state: dict, seat: int, moves: list[dict]) -> 
             raise AssertionError(f"{game.id}: unlisted move {junk!r} was accepted")
 
 
+def _check_playable(game: Game, twin: dict, players: int, rng) -> None:
+    """A determinized state is a real state: every seat's moves can be listed and played (search
+    bots play out from such states)."""
+    for s in range(players):
+        game.legal_moves(twin, s)
+    if game.outcome(twin) is None:
+        acting = game.to_act(twin)
+        assert acting, f"{game.id}: a determinized state waits on nobody"
+        seat = acting[rng.randbelow(len(acting))]
+        moves = game.legal_moves(twin, seat)
+        move = moves[rng.randbelow(len(moves))]
+        game.fold(game.decide(twin, seat, move, rng), twin)
+
+
 def _check_state(game: Game, state: dict, players: int, events: list, *, full: bool, rng) -> None:
     acting = set(game.to_act(state))
     for s in range(players):
@@ -132,6 +147,7 @@ def _check_state(game: Game, state: dict, players: int, events: list, *, full: b
         assert game.legal_moves(twin, seat) == game.legal_moves(state, seat), (
             f"{game.id}: seat {seat}'s legal moves depend on what it cannot know"
         )
+        _check_playable(game, twin, players, rng)
     for ev in events[-10:]:
         for seat in list(range(players)) + [None]:
             red = game.redact(ev, seat)

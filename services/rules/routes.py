@@ -80,7 +80,12 @@ class ViewResource(MethodView):
         seat = _seat(mstate, required=False)
         if "at" in args:
             _state(match_id, args["at"])
-        return _matches().view(match_id, seat, args.get("at"))
+        out = _matches().view(match_id, seat, args.get("at"))
+        deadlines = current_app.extensions["deadlines"].deadline_of(match_id, mstate["version"])
+        if deadlines and "at" not in args:
+            out["deadlines"] = deadlines
+        out["seats"] = Matches.seats_out(mstate)
+        return out
 
 
 @blp.route("/<match_id>/legal-moves")

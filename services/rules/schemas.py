@@ -41,6 +41,8 @@ class MatchSummary(Schema):
 
 
 class ViewOut(Schema):
+    deadlines = fields.Dict(metadata={"description": "seat -> unix time its pending decision is due"})
+    seats = fields.List(fields.Nested(Seat), metadata={"description": "who plays each seat; hand-overs show here"})
     match_id = fields.String()
     version = fields.Integer()
     seat = fields.Integer(allow_none=True)

@@ -109,9 +109,12 @@ def test_a_missed_deadline_hands_the_seat_to_a_bot_that_finishes_the_match(stack
     match_id = r.json()["match_id"]
     summary = requests.get(f"{stack.rules}/v1/matches/{match_id}").json()
     assert summary["turn_seconds"] == 1 and "0" in summary["deadlines"]
+    seen = idle.get(f"{stack.rules}/v1/matches/{match_id}/view").json()
+    assert "0" in seen.get("deadlines", {}) or seen["seats"][0].get("abandoned")
     final = wait_for(lambda: (lambda m: m["status"] == "finished" and m)(
         requests.get(f"{stack.rules}/v1/matches/{match_id}").json()), 60, what="the handed-over match to finish")
     assert final["seats"][0]["abandoned"] is True and final["seats"][0]["controller"] == "greedy"
+    assert idle.get(f"{stack.rules}/v1/matches/{match_id}/view").json()["seats"][0]["abandoned"] is True
     events = requests.get(f"{stack.rules}/v1/matches/{match_id}/events", params={"limit": 1000}).json()["events"]
     handed = [e for e in events if e["type"] == "match.seat_handed_over"]
     assert handed and handed[0]["data"] == {"seat": 0, "bot": "greedy", "reason": "timeout"}

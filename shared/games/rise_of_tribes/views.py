@@ -7,7 +7,10 @@ from .content import EVENTS, goal_deck
 
 
 def view(state: dict, seat: int | None) -> dict:
-    """Goal cards in progress are face up (rulebook), so only the decks are hidden."""
+    """Goal cards in progress are face up (rulebook), so only the decks are hidden — until the
+    game is over, when everything is open."""
+    if state.get("winner") is not None:
+        return clone(state)
     out = dict(state)
     out["seats"] = [dict(s, deck={"count": len(s["deck"])}) for s in state["seats"]]
     out["events"] = dict(state["events"], deck={"count": len(state["events"]["deck"])})
@@ -17,6 +20,8 @@ def view(state: dict, seat: int | None) -> dict:
 def determinize(v: dict, seat: int, rng) -> dict:
     """A full state whose decks are a random order of the cards not seen elsewhere."""
     state = clone(v)
+    if isinstance(state["events"]["deck"], list):  # a finished game's open view
+        return state
     full = goal_deck(state["n"])
     for s in state["seats"]:
         rest = list(full)

@@ -40,9 +40,11 @@ def test_roll_is_drawn_when_the_turn_rolls_not_before():
 
 def test_goal_hands_face_up_decks_hidden_in_views():
     result = check_playouts(GAME, 3, {}, seeds=[3])[0]
+    midgame = GAME.fold(result.events[: len(result.events) // 2])
+    assert midgame["winner"] is None
     for seat in (0, 1, 2, None):
-        v = GAME.view(result.state, seat)
-        for s, raw in zip(v["seats"], result.state["seats"]):
+        v = GAME.view(midgame, seat)
+        for s, raw in zip(v["seats"], midgame["seats"]):
             assert s["deck"] == {"count": len(raw["deck"])}
             assert s["progress"] == raw["progress"]
         for e in result.events:
@@ -58,3 +60,8 @@ def test_bots_random_and_greedy_finish_games(players):
     record = play_match(GAME, levels, {"tribal_powers": True}, seed=players)
     assert record.outcome.ranks.count(1) == 1
     assert max(record.outcome.scores) >= 15
+
+
+def test_views_open_once_the_game_is_over():
+    result = check_playouts(GAME, 2, {}, seeds=[11])[0]
+    assert GAME.view(result.state, None) == result.state

@@ -7,7 +7,7 @@ from .board import (has_status, hex_count, least_populated, members, occupied, o
                     seats_in)
 from .content import EVENTS, RESOURCE_OF, RESOURCES
 from .decisions import ask, register, resolve, update
-from .economy import affordable, pay, total
+from .economy import affordable, gain, pay, total
 from .goals import draw
 from .slots import active_ops, slot_of
 
@@ -101,14 +101,15 @@ def _place(tx, slot: int, op: dict, exclude: int | None) -> None:
 
 
 def put_token(tx, slot: int, hex_: int, op: dict) -> None:
-    tokens = op.get("tokens", 1)
-    if tx.state["events"]["slots"][slot]["tokens"]:
-        tokens = tx.state["events"]["slots"][slot]["tokens"]
+    """Place an event's tokens on ``hex_`` (a token already out moves with its count); with
+    ``harm``, each player there loses that many members."""
+    entry = tx.state["events"]["slots"][slot]
+    tokens = entry["tokens"] or op.get("tokens", 1)
     tx.emit("event_changed", {"slot": slot, "set": {"hex": hex_, "tokens": tokens}})
-    for seat in seats_in(tx.state, hex_):
-        if op.get("harm"):
-            tx.emit("members_removed", {"seat": seat, "hex": hex_, "count": min(op["harm"], members(tx.state, hex_, seat)),
-                                        "why": tx.state["events"]["slots"][slot]["id"]})
+    if op.get("harm"):
+        for seat in seats_in(tx.state, hex_):
+            count = min(op["harm"], members(tx.state, hex_, seat))
+            tx.emit("members_removed", {"seat": seat, "hex": hex_, "count": count, "why": entry["id"]})
 
 
 def _legal_place_token(state, d):
@@ -211,6 +212,7 @@ register("discover", _legal_discover, _play_discover)
 
 # ----- Step 5 options --------------------------------------------------------------------------
 def step5_moves(state: dict, seat: int) -> list[dict]:
+    """What the active events offer in step 5: hunting, the Altar, Shared Knowledge."""
     out = []
     for eff, i in active_ops(state, "hunt"):
         slot = state["events"]["slots"][i]
@@ -229,6 +231,7 @@ def step5_moves(state: dict, seat: int) -> list[dict]:
 
 
 def play_step5(tx, seat: int, move: dict) -> None:
+    """Carry out a ``step5_moves`` move."""
     state = tx.state
     if move["type"] == "hunt":
         i = slot_of(state, move["event"])
@@ -237,9 +240,7 @@ def play_step5(tx, seat: int, move: dict) -> None:
         if eff["sacrifice"]:
             tx.emit("members_removed", {"seat": seat, "hex": slot["hex"], "count": eff["sacrifice"], "why": "hunt"})
         for r, k in eff["gain"].items():
-            amount = min(k, state["supply"][r])
-            if amount:
-                tx.emit("resources", {"seat": seat, "delta": {r: amount}, "from": "supply"})
+            gain(tx, seat, r, k)
         leave(tx, i)
         tx.emit("score", {"seat": seat, "points": eff["points"], "why": "hunt"})
     elif move["type"] == "altar":

@@ -20,6 +20,7 @@ class Config:
     bot_queue: str = field(default_factory=lambda: _env("BOT_QUEUE", "bots"))
     bot_retry_after_s: float = field(default_factory=lambda: float(_env("BOT_RETRY_AFTER_S", "20")))
     table_wait_s: float = field(default_factory=lambda: float(_env("TABLE_WAIT_S", "15")))
+    max_match_events: int = field(default_factory=lambda: int(_env("MAX_MATCH_EVENTS", "20000")))
     search_iterations: int = field(default_factory=lambda: int(_env("SEARCH_ITERATIONS", "150")))
 
 

@@ -10,7 +10,8 @@ Framework events (type ``match.*``) wrap the game's own events in the same log:
 * ``match.created``          — game, engine version, options, seats, seed commitment
 * ``match.seat_handed_over`` — a seat is played by a bot from now on (timeout, resignation)
 * ``match.ended``            — the outcome, and the seed revealed
-* ``match.aborted``          — the match stopped without a result; the seed revealed
+* ``match.aborted``          — the match stopped without a result (an operator, or ``max_events``
+                               reached: bots in a stalemate); the seed revealed
 """
 from __future__ import annotations
 
@@ -119,9 +120,11 @@ class _Cache:
 
 
 class Matches:
-    def __init__(self, store: EventStore, *, snapshot_every: int = 50, cache_size: int = 1024, clock=time.time):
+    def __init__(self, store: EventStore, *, snapshot_every: int = 50, cache_size: int = 1024, clock=time.time,
+                 max_events: int = 20_000):
         self.store = store
         self.snapshot_every = snapshot_every
+        self.max_events = max_events  # a match that never ends (bots in a stalemate) is aborted here
         self.clock = clock
         self._cache = _Cache(cache_size)
         self._seeds: dict[str, bytes] = {}
@@ -317,6 +320,13 @@ class Matches:
                 records.append(rec)
                 seq += 1
                 apply_record(new, dict(rec, seq=seq, hash=""), game)
+        if new["status"] == "active" and seq >= self.max_events:
+            aborted = {"type": ABORTED, "data": {"reason": f"no result after {self.max_events} events",
+                                                 "seed": self._seed(match_id).hex()}}
+            rec = self._record(aborted, new["engine"])
+            records.append(rec)
+            seq += 1
+            apply_record(new, dict(rec, seq=seq, hash=""), game)
         meta = {"status": new["status"], "to_act": dumps(self.to_act(new))}
         if new["outcome"] is not None:
             meta["result"] = dumps(new["outcome"])

@@ -24,7 +24,8 @@ class Runtime:
     @classmethod
     def build(cls, config: Config) -> "Runtime":
         client = redis.Redis.from_url(config.redis_url)
-        matches = Matches(EventStore(client), snapshot_every=config.snapshot_every)
+        matches = Matches(EventStore(client), snapshot_every=config.snapshot_every,
+                          max_events=config.max_match_events)
         return cls(config, client, matches, Followups(client, matches, config), Deadlines(client, matches))
 
     def create_match(self, message: dict) -> dict:

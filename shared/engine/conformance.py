@@ -152,11 +152,12 @@ def _check_state(game: Game, state: dict, players: int, events: list, *, full: b
         for seat in list(range(players)) + [None]:
             red = game.redact(ev, seat)
             assert "secret" not in red and "private" not in red
+            own = (ev.get("private") or {}).get(str(seat), {}) if seat is not None else {}
             for other, part in (ev.get("private") or {}).items():
                 if seat is not None and other == str(seat):
                     continue
                 for key, value in part.items():
-                    if key not in ev.get("data", {}):
+                    if key not in ev.get("data", {}) and own.get(key) != value:
                         assert key not in red["data"] or red["data"][key] != value, (
                             f"{game.id}: {ev['type']} leaks seat {other}'s {key} to {seat}"
                         )

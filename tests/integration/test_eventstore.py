@@ -109,3 +109,18 @@ def test_state_at_any_version_and_snapshots_are_only_a_cache(r):
     fresh.store.delete_snapshots("m1")
     assert {v: dumps(fresh.view("m1", 0, at=v)) for v in range(1, version + 1)} == answers
     assert fresh.audit("m1")["replay_valid"] is True
+
+
+def test_a_match_without_a_result_is_aborted_at_the_event_limit(r):
+    matches = Matches(EventStore(r), max_events=5)
+    matches.create("m1", "duel", {}, [{"player_id": "a"}, {"player_id": "b"}])
+    mstate = matches.state("m1")
+    while mstate["status"] == "active":
+        game = matches.game_of(mstate)
+        seat = game.to_act(mstate["game"])[0]
+        mstate = matches.submit("m1", seat, game.legal_moves(mstate["game"], seat)[0], mstate["version"]).state
+    assert mstate["status"] == "aborted" and mstate["outcome"] is None
+    last = matches.store.read("m1")[-1]
+    assert last["type"] == "match.aborted" and "5 events" in last["data"]["reason"]
+    audit = matches.audit("m1")
+    assert audit["chain_valid"] and audit["replay_valid"] and audit["chance_valid"]

@@ -55,6 +55,14 @@ def plan_reshuffle(discard: Sequence, rng: Rng) -> list:
     return rng.shuffled(discard)
 
 
+def emit_reshuffle(tx, discard: Sequence, event: str, **data: Any) -> list:
+    """Shuffle ``discard`` (decide-time) and emit ``event`` with its size public and the new deck
+    order secret; the game's ``apply`` for ``event`` calls ``reshuffle`` with that order."""
+    order = plan_reshuffle(discard, tx.rng)
+    tx.emit(event, {**data, "count": len(order)}, secret={"order": order})
+    return order
+
+
 def draws_needing_reshuffle(deck: Sequence, n: int) -> bool:
     return len(deck) < n
 

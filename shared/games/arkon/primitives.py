@@ -6,6 +6,7 @@ the event it affects. Every gain respects the hand limit ("take/draw up to 8 car
 from __future__ import annotations
 
 from shared.engine import Tx
+from shared.engine.zones import emit_reshuffle
 
 from .cards import HAND_LIMIT
 
@@ -19,8 +20,7 @@ def ensure_deck(tx: Tx, n: int) -> None:
     """Shuffle the discard pile into a new deck (under what is left) if fewer than ``n`` remain."""
     s = tx.state
     if len(s["deck"]) < n and s["discard"]:
-        order = tx.rng.shuffled(s["discard"])
-        tx.emit("reshuffled", {"count": len(order)}, secret={"order": order})
+        emit_reshuffle(tx, s["discard"], "reshuffled")
 
 
 def draw(tx: Tx, seat: int, n: int) -> int:

@@ -24,8 +24,7 @@ def _ensure_warrior(tx: Tx) -> bool:
         return True
     if not s["wdisc"]:
         return False
-    order = zones.plan_reshuffle(s["wdisc"], tx.rng)
-    tx.emit("warrior_deck_reshuffled", {"count": len(order)}, secret={"order": order})
+    zones.emit_reshuffle(tx, s["wdisc"], "warrior_deck_reshuffled")
     return True
 
 

@@ -7,14 +7,13 @@ step so a deck never stays empty while its discard has cards.
 from __future__ import annotations
 
 from shared.engine.game import Tx
-from shared.engine.zones import plan_reshuffle
+from shared.engine.zones import emit_reshuffle
 
 
 def reshuffle_if_empty(tx: Tx, seat: int) -> None:
     z = tx.state["zones"][seat]
     if not z["deck"] and z["discard"]:
-        order = plan_reshuffle(z["discard"], tx.rng)
-        tx.emit("shuffle", {"seat": seat, "count": len(order)}, secret={"order": order})
+        emit_reshuffle(tx, z["discard"], "shuffle", seat=seat)
 
 
 def settle(tx: Tx) -> None:

@@ -3,6 +3,8 @@ vocabulary in ``data/events.json`` (stock, place, gather_bonus, grow_bonus, popu
 hunt, block, raiders, discovery, knowledge, altar, offer_village, leave, add_tokens, relocate)."""
 from __future__ import annotations
 
+from shared.engine.zones import emit_reshuffle
+
 from .board import (has_status, hex_count, least_populated, members, occupied, opponents_in,
                     seats_in)
 from .content import EVENTS, RESOURCE_OF, RESOURCES
@@ -59,8 +61,7 @@ def draw_event(tx) -> None:
     if not ev["deck"]:
         if not ev["discard"]:
             return
-        order = tx.rng.shuffled(ev["discard"])
-        tx.emit("events_reshuffled", {"count": len(order)}, secret={"order": order})
+        emit_reshuffle(tx, ev["discard"], "events_reshuffled")
     slot = ev["slots"].index(None)
     card = ev["deck"][0]
     tx.emit("event_drawn", {"event": card, "slot": slot})

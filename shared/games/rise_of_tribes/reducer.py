@@ -6,6 +6,8 @@ destroyed at once (rulebook, Villages).
 """
 from __future__ import annotations
 
+from shared.engine.zones import reshuffle
+
 from .content import RESOURCES, RULES, WIN
 
 
@@ -153,9 +155,7 @@ def _event_left(state, d, ev):
 
 
 def _events_reshuffled(state, d, ev):
-    order = (ev.get("secret") or {}).get("order", [])
-    state["events"]["deck"] = list(order)
-    state["events"]["discard"] = []
+    reshuffle(state["events"]["deck"], state["events"]["discard"], ev["secret"]["order"])
 
 
 def _ask(state, d, ev):

@@ -1,7 +1,11 @@
 """Engine speed: random self-play moves per second (legal_moves + decide + evolve), per game and
-player count, median of several runs. ``python -m bench.engine_selfplay [--seconds=N] [--runs=N]``"""
+player count, median of several runs, beside an in-place baseline.
+
+``python -m bench.engine_selfplay [--seconds=N] [--runs=N] [--game=ID] [--options='{"roles": true}']``"""
 from __future__ import annotations
 
+import json
+import sys
 import time
 
 from shared.engine import registry
@@ -10,7 +14,8 @@ from shared.rng import FastRng, SeededRng
 from .common import argv_int, emit, median
 
 
-def selfplay(game, players: int, seconds: float, seed: int, *, pure: bool = True) -> tuple[int, float, int]:
+def selfplay(game, players: int, seconds: float, seed: int, *, pure: bool = True,
+             options: dict | None = None) -> tuple[int, float, int]:
     """(moves, elapsed, games) of random self-play for about ``seconds``.
 
     ``pure``: fold each event with the contract's pure ``evolve`` (a copy per event); otherwise
@@ -19,7 +24,7 @@ def selfplay(game, players: int, seconds: float, seed: int, *, pure: bool = True
     moves = games = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        opts = game.validate_options(players, {})
+        opts = game.validate_options(players, options or {})
         state = game.fold(game.setup(players, opts, SeededRng(b"bench", f"{seed}-{games}")))
         while game.outcome(state) is None and time.perf_counter() - t0 < seconds:
             acting = game.to_act(state)
@@ -39,18 +44,20 @@ def selfplay(game, players: int, seconds: float, seed: int, *, pure: bool = True
 def main() -> None:
     seconds = argv_int("seconds", 3)
     runs = argv_int("runs", 3)
-    only = [a.split("=", 1)[1] for a in __import__("sys").argv[1:] if a.startswith("--game=")]
+    args = sys.argv[1:]
+    only = [a.split("=", 1)[1] for a in args if a.startswith("--game=")]
+    options = next((json.loads(a.split("=", 1)[1]) for a in args if a.startswith("--options=")), {})
     for game in registry.all_games():
         if game.id == "duel" or (only and game.id not in only):
             continue
         for players in range(game.min_players, game.max_players + 1):
             rates, baseline = [], []
             for run in range(runs):
-                moves, elapsed, _ = selfplay(game, players, seconds, run)
+                moves, elapsed, _ = selfplay(game, players, seconds, run, options=options)
                 rates.append(moves / elapsed)
-                moves, elapsed, _ = selfplay(game, players, seconds, run, pure=False)
+                moves, elapsed, _ = selfplay(game, players, seconds, run, pure=False, options=options)
                 baseline.append(moves / elapsed)
-            emit(bench="engine_selfplay", game=game.id, players=players, moves_per_s=round(median(rates), 1),
+            emit(bench="engine_selfplay", game=game.id, players=players, options=options, moves_per_s=round(median(rates), 1),
                  baseline_inplace_moves_per_s=round(median(baseline), 1),
                  ratio=round(median(rates) / median(baseline), 3), runs=runs, seconds_per_run=seconds)
 

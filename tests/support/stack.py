@@ -64,7 +64,7 @@ def start_stack(redis_url: str, workdir: Path, procfile: str = "deploy/Procfile"
         SCORING_URL=f"http://127.0.0.1:{ports['scoring']}",
         PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(ROOT),
         GAME_MODULES=env.get("GAME_MODULES", "tests.support.duel"), SSE_KEEPALIVE_S="1", WAVE_S="0.5",
-        BOT_RETRY_AFTER_S="5",
+        BOT_RETRY_AFTER_S="5", SEARCH_ITERATIONS="25",
     )
     env.update(extra_env)
     log_path = workdir / "stack.log"

@@ -29,13 +29,3 @@ def pop(state: dict) -> dict:
     if not stack:
         raise ValueError("no pending decision to pop")
     return stack.pop()
-
-
-def waiting_on(state: dict) -> list[int]:
-    """The seat the top decision waits on, as a ``to_act`` list."""
-    decision = top(state)
-    return [decision["seat"]] if decision else []
-
-
-def clear(state: dict) -> None:
-    state[KEY] = []

@@ -28,20 +28,6 @@ def put_bottom(zone: list, cards: Sequence) -> None:
     zone.extend(cards)
 
 
-def remove(zone: list, cards: Sequence) -> None:
-    """Remove one copy of each card; raises ``ValueError`` if one is missing."""
-    for card in cards:
-        zone.remove(card)
-
-
-def move(src: list, dst: list, cards: Sequence, *, to_top: bool = False) -> None:
-    remove(src, cards)
-    if to_top:
-        put_top(dst, cards)
-    else:
-        put_bottom(dst, cards)
-
-
 def reshuffle(deck: list, discard: list, order: Sequence) -> None:
     """Apply a recorded reshuffle: the discard becomes the deck (under what is left) in ``order``."""
     if sorted(map(str, order)) != sorted(map(str, discard)):
@@ -61,12 +47,3 @@ def emit_reshuffle(tx, discard: Sequence, event: str, **data: Any) -> list:
     order = plan_reshuffle(discard, tx.rng)
     tx.emit(event, {**data, "count": len(order)}, secret={"order": order})
     return order
-
-
-def draws_needing_reshuffle(deck: Sequence, n: int) -> bool:
-    return len(deck) < n
-
-
-def shown(zone: Sequence[Any], visible: bool) -> list | dict:
-    """A zone as a viewer sees it: its cards, or only how many there are."""
-    return list(zone) if visible else {"count": len(zone)}

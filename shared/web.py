@@ -55,6 +55,7 @@ def create_base_app(name: str, config: Config, client: redis.Redis, version: str
     app.config.update(
         API_TITLE=f"{name} service", API_VERSION=version, OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json", JSON_SORT_KEYS=False,
+        MAX_CONTENT_LENGTH=256 * 1024,  # no move or table needs more; larger bodies get 413
     )
     app.extensions["config"] = config
     app.extensions["redis"] = client

@@ -101,6 +101,14 @@ def test_bad_requests_get_clear_4xx_problems(stack):
     assert requests.get(url(stack, mid)).json()["version"] == v  # nothing was appended
 
 
+def test_unknown_paths_methods_and_oversized_bodies_get_problems(stack):
+    alice, bob, mid = fresh_duel(stack)
+    problem_of(requests.get(f"{stack.rules}/v1/nowhere"), 404)
+    problem_of(requests.delete(url(stack, mid, "/moves")), 405)
+    huge = {"move": {"type": "commit", "card": 1, "pad": "x" * 400_000}, "expected_version": 1}
+    problem_of(alice.post(url(stack, mid, "/moves"), json=huge), 413)
+
+
 def test_not_your_decision_is_403(stack):
     alice, bob, mid = fresh_duel(stack)
     v = requests.get(url(stack, mid)).json()["version"]

@@ -177,6 +177,13 @@ def test_sse_stream_sends_each_event_and_resumes_from_last_event_id(stack):
         assert first == f"id: {v + 1}"
 
 
+def test_sse_sends_keep_alive_comments_while_nothing_happens(stack):
+    alice, bob, mid = fresh_duel(stack)
+    with requests.get(url(stack, mid, "/stream"), stream=True, timeout=30) as resp:
+        lines = resp.iter_lines(decode_unicode=True)
+        assert any(line.startswith(": keep-alive") for line in lines)
+
+
 def test_every_service_serves_health_and_openapi(stack):
     for base in (stack.mm, stack.rules, stack.scoring):
         assert requests.get(f"{base}/healthz").json()["status"] == "ok"

@@ -8,7 +8,7 @@ A decision is a dict: ``{"seat": int, "kind": str, ...parameters}``.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 KEY = "pending"
 
@@ -29,3 +29,25 @@ def pop(state: dict) -> dict:
     if not stack:
         raise ValueError("no pending decision to pop")
     return stack.pop()
+
+
+class DecisionKinds:
+    """The kinds of decision a game asks, each with the moves that answer it and how an answer
+    is played: ``register(kind, moves(state, decision) -> [move], answer(tx, decision, move))``."""
+
+    def __init__(self) -> None:
+        self._kinds: dict[str, tuple[Callable, Callable]] = {}
+
+    def register(self, kind: str, moves: Callable, answer: Callable) -> None:
+        if kind in self._kinds:
+            raise ValueError(f"decision kind {kind!r} is registered twice")
+        self._kinds[kind] = (moves, answer)
+
+    def moves(self, state: dict, decision: dict) -> list[dict]:
+        return self._kinds[decision["kind"]][0](state, decision)
+
+    def answer(self, tx: Any, decision: dict, move: dict) -> None:
+        self._kinds[decision["kind"]][1](tx, decision, move)
+
+    def __contains__(self, kind: str) -> bool:
+        return kind in self._kinds

@@ -7,34 +7,18 @@ emitted, so a consequence may push a decision of its own.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-from typing import Callable
 
 from shared.engine import Tx
+from shared.engine.pending import DecisionKinds
 
 from .cards import CARDS
 from .primitives import answered, discard, draw, move_cards
 from .roles import end_iverion, nara_targets
 
-@dataclass(frozen=True)
-class Kind:
-    moves: Callable[[dict, dict], list[dict]]
-    answer: Callable[[Tx, dict, dict], None]
-
-
-KINDS: dict[str, Kind] = {}
-
-
-def kind(name: str, moves, answer) -> None:
-    KINDS[name] = Kind(moves, answer)
-
-
-def moves(state: dict, decision: dict) -> list[dict]:
-    return KINDS[decision["kind"]].moves(state, decision)
-
-
-def answer(tx: Tx, decision: dict, move: dict) -> None:
-    KINDS[decision["kind"]].answer(tx, decision, move)
+KINDS = DecisionKinds()
+kind = KINDS.register
+moves = KINDS.moves
+answer = KINDS.answer
 
 
 def _each(type_: str, cards) -> list[dict]:

@@ -9,13 +9,10 @@ player (step "actions": choose an action; step "goals": step 5). They need no as
 """
 from __future__ import annotations
 
-from typing import Callable
+from shared.engine.pending import DecisionKinds
 
-KINDS: dict[str, tuple[Callable, Callable]] = {}
-
-
-def register(kind: str, legal: Callable, play: Callable) -> None:
-    KINDS[kind] = (legal, play)
+KINDS = DecisionKinds()
+register = KINDS.register
 
 
 STANDING = {"actions": "action", "goals": "goals"}
@@ -57,9 +54,9 @@ def legal_moves(state: dict, seat: int) -> list[dict]:
     d = top(state)
     if d is None or d["seat"] != seat:
         return []
-    return KINDS[d["kind"]][0](state, d)
+    return KINDS.moves(state, d)
 
 
 def play(tx, move: dict) -> None:
     d = top(tx.state)
-    KINDS[d["kind"]][1](tx, d, move)
+    KINDS.answer(tx, d, move)

@@ -14,6 +14,7 @@ from shared.streams import MATCHES_FORMED, Consumer
 from .runtime import Runtime
 
 log = logging.getLogger("rules.consumer")
+REJECTED = "rules:rejected-matches"  # match id -> why a "match formed" message was refused
 
 
 def main() -> None:
@@ -27,7 +28,7 @@ def main() -> None:
             rt.create_match(message)
         except Invalid as err:  # a bad message can never succeed: record it and move on
             log.error("match %s not created: %s", message.get("match_id"), err)
-            rt.matches.store.set_meta(message.get("match_id", "invalid"), status="rejected", reason=str(err))
+            rt.redis.hset(REJECTED, str(message.get("match_id")), str(err))
 
     consumer = Consumer(rt.redis, MATCHES_FORMED, "rules", on_formed)
     stop = threading.Event()

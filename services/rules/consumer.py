@@ -17,20 +17,22 @@ log = logging.getLogger("rules.consumer")
 REJECTED = "rules:rejected-matches"  # match id -> why a "match formed" message was refused
 
 
+def on_formed(rt: Runtime, message: dict) -> None:
+    """Create the match of a "match formed" message (idempotent)."""
+    try:
+        rt.create_match(message)
+    except Invalid as err:  # a bad message can never succeed: record it and move on
+        log.error("match %s not created: %s", message.get("match_id"), err)
+        rt.redis.hset(REJECTED, str(message.get("match_id")), str(err))
+
+
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     config = load()
     rt = Runtime.build(config)
     registry.load_all()
 
-    def on_formed(entry_id: str, message: dict) -> None:
-        try:
-            rt.create_match(message)
-        except Invalid as err:  # a bad message can never succeed: record it and move on
-            log.error("match %s not created: %s", message.get("match_id"), err)
-            rt.redis.hset(REJECTED, str(message.get("match_id")), str(err))
-
-    consumer = Consumer(rt.redis, MATCHES_FORMED, "rules", on_formed)
+    consumer = Consumer(rt.redis, MATCHES_FORMED, "rules", lambda _id, message: on_formed(rt, message))
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())

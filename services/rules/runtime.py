@@ -29,7 +29,10 @@ class Runtime:
         return cls(config, client, matches, Followups(client, matches, config), Deadlines(client, matches))
 
     def create_match(self, message: dict) -> dict:
-        """Create a match from a "match formed" message and start its bots and clocks."""
+        """Create a match from a "match formed" message and start its bots and clocks (once: a
+        redelivered message finds the match and changes nothing)."""
+        if self.matches.store.exists(message["match_id"]):
+            return self.matches.state(message["match_id"])
         mstate = self.matches.create(message["match_id"], message["game"], message.get("options") or {},
                                      message["seats"], turn_seconds=message.get("turn_seconds"))
         self.followups.after_change(mstate)

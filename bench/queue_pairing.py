@@ -27,15 +27,7 @@ from .common import argv_int, emit
 class PublishOnly(Former):
     """Publishes the formed match without waiting for the rules service."""
 
-    def form(self, game, seats, options, turn_seconds, match_id=None):
-        import uuid
-
-        from shared.streams import publish
-
-        match_id = match_id or uuid.uuid4().hex
-        publish(self.r, MATCHES_FORMED, {"match_id": match_id, "game": game, "options": options, "seats": seats,
-                                         "turn_seconds": turn_seconds})
-        return match_id
+    form = Former.publish
 
 
 def arrival_order(tickets, size, now):

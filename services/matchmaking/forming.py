@@ -32,12 +32,18 @@ class Former:
         self.wait_s = wait_s
         self.http = requests.Session()
 
-    def form(self, game: str, seats: list[dict], options: dict, turn_seconds: float | None,
-             match_id: str | None = None) -> str:
-        """Publish the match and return its id once the rules service can serve it."""
+    def publish(self, game: str, seats: list[dict], options: dict, turn_seconds: float | None,
+                match_id: str | None = None) -> str:
+        """Put the "match formed" message on its stream; returns the match id."""
         match_id = match_id or uuid.uuid4().hex
         publish(self.r, MATCHES_FORMED, {"match_id": match_id, "game": game, "options": options, "seats": seats,
                                          "turn_seconds": turn_seconds})
+        return match_id
+
+    def form(self, game: str, seats: list[dict], options: dict, turn_seconds: float | None,
+             match_id: str | None = None) -> str:
+        """Publish the match and return its id once the rules service can serve it."""
+        match_id = self.publish(game, seats, options, turn_seconds, match_id)
         deadline = time.time() + self.wait_s
         while time.time() < deadline:
             try:

@@ -5,7 +5,6 @@ import json
 import platform
 import statistics
 import sys
-import time
 
 
 def emit(**fields) -> dict:
@@ -25,15 +24,6 @@ def percentile(xs, p):
     s = sorted(xs)
     k = min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))
     return s[k]
-
-
-class Timer:
-    def __enter__(self):
-        self.t0 = time.perf_counter()
-        return self
-
-    def __exit__(self, *exc):
-        self.elapsed = time.perf_counter() - self.t0
 
 
 def argv_int(name: str, default: int) -> int:

@@ -19,7 +19,7 @@ import redis  # noqa: E402
 from shared import localredis  # noqa: E402
 from shared.engine import registry  # noqa: E402
 from shared.eventstore import EventStore  # noqa: E402
-from shared.matches import Matches, event_core  # noqa: E402
+from shared.matches import Matches  # noqa: E402
 from shared.rng import FastRng, SeededRng  # noqa: E402
 
 from .common import argv_int, emit, median, percentile  # noqa: E402

@@ -53,7 +53,6 @@ class Invalid(Exception):
 class Submitted:
     version: int
     events: list[dict]
-    records: list[dict]
     state: dict | None  # None for a replayed idempotent answer
     replayed: bool = False
 
@@ -258,7 +257,7 @@ class Matches:
             prior = self.store.idempotent_response(match_id, field)
             if prior is not None:
                 body = loads(prior)
-                return Submitted(body["version"], body["events"], [], None, replayed=True)
+                return Submitted(body["version"], body["events"], None, replayed=True)
         mstate = self._current_for_write(match_id, expected_version)
         if mstate["status"] != "active":
             raise MatchOver(f"the match is {mstate['status']}")
@@ -304,51 +303,45 @@ class Matches:
         return self._commit(match_id, mstate, self.game_of(mstate), [event], {"system": "abort"}, None, viewer=None)
 
     def _commit(self, match_id, mstate, game, events, cause, field, *, viewer) -> Submitted:
+        """Append ``events`` (plus ``match.ended`` or ``match.aborted`` when they end the match)."""
         new = clone(mstate)
-        seq = new["version"]
-        records = []
+        records: list[dict] = []
+        seed_hex = self._seed(match_id).hex()
+
+        def add(event: dict, why: dict | None = None) -> None:
+            rec = self._record(event, new["engine"], why)
+            records.append(rec)
+            apply_record(new, dict(rec, seq=new["version"] + 1, hash=""), game)
+
         for i, ev in enumerate(events):
-            rec = self._record(ev, new["engine"], cause if i == 0 else None)
-            records.append(rec)
-            seq += 1
-            apply_record(new, dict(rec, seq=seq, hash=""), game)
-        if new["status"] == "active":
-            result = game.outcome(new["game"])
-            if result is not None:
-                ended = {"type": ENDED, "data": {"outcome": result.to_json(), "seed": self._seed(match_id).hex()}}
-                rec = self._record(ended, new["engine"])
-                records.append(rec)
-                seq += 1
-                apply_record(new, dict(rec, seq=seq, hash=""), game)
-        if new["status"] == "active" and seq >= self.max_events:
-            aborted = {"type": ABORTED, "data": {"reason": f"no result after {self.max_events} events",
-                                                 "seed": self._seed(match_id).hex()}}
-            rec = self._record(aborted, new["engine"])
-            records.append(rec)
-            seq += 1
-            apply_record(new, dict(rec, seq=seq, hash=""), game)
+            add(ev, cause if i == 0 else None)
+        result = game.outcome(new["game"]) if new["status"] == "active" else None
+        if result is not None:
+            add({"type": ENDED, "data": {"outcome": result.to_json(), "seed": seed_hex}})
+        if new["status"] == "active" and new["version"] >= self.max_events:
+            add({"type": ABORTED, "data": {"reason": f"no result after {self.max_events} events", "seed": seed_hex}})
         meta = {"status": new["status"], "to_act": dumps(self.to_act(new))}
         if new["outcome"] is not None:
             meta["result"] = dumps(new["outcome"])
         finished = new["status"] != "active"
+        shown: list[dict] = []
 
         def response(sealed: list[dict]) -> str:
-            return dumps({"version": sealed[-1]["seq"], "events": [self.present(r, viewer, game, finished) for r in sealed]})
+            shown.extend(self.present(r, viewer, game, finished) for r in sealed)
+            return dumps({"version": sealed[-1]["seq"], "events": shown})
 
-        result = self.store.append(
+        appended = self.store.append(
             match_id, mstate["version"], mstate["head_hash"], records, self._seed(match_id),
             meta=meta, idempotency_field=field, response=response,
         )
-        if result.duplicate is not None:
-            body = loads(result.duplicate)
-            return Submitted(body["version"], body["events"], [], None, replayed=True)
-        last = result.records[-1]
-        new["version"], new["head_hash"] = last["seq"], last["hash"]
+        if appended.duplicate is not None:
+            body = loads(appended.duplicate)
+            return Submitted(body["version"], body["events"], None, replayed=True)
+        new["head_hash"] = appended.records[-1]["hash"]
         self._cache.put(match_id, new)
         if self.snapshot_every and new["version"] // self.snapshot_every > mstate["version"] // self.snapshot_every:
             self.store.save_snapshot(match_id, new["version"], new)
-        events_out = [self.present(r, viewer, game, finished) for r in result.records]
-        return Submitted(new["version"], events_out, result.records, new)
+        return Submitted(new["version"], shown, new)
 
     # ----- what clients see ------------------------------------------------------------------
     @staticmethod
@@ -392,30 +385,33 @@ class Matches:
             out.append(entry)
         return out
 
-    def view(self, match_id: str, seat: int | None, at: int | None = None) -> dict:
-        mstate = self.state(match_id, at)
-        game = self.game_of(mstate)
-        over = self.state(match_id)["status"] != "active" if at is not None else mstate["status"] != "active"
+    def view(self, match_id: str, seat: int | None, at: int | None = None, *, head: dict | None = None) -> dict:
+        """What ``seat`` sees, at version ``at`` (the head when None); everything once the match is
+        over. ``head``: the head state when the caller has it already."""
+        head = head or self.state(match_id)
+        mstate = head if at is None or at == head["version"] else self.state(match_id, at)
         if not mstate["game"]:
             state = None  # before the game's setup events (``at`` pointing at match.created)
+        elif head["status"] != "active":
+            state = clone(mstate["game"])
         else:
-            state = clone(mstate["game"]) if over else game.view(mstate["game"], seat)
+            state = self.game_of(mstate).view(mstate["game"], seat)
         return {"match_id": match_id, "version": mstate["version"], "seat": seat,
                 "to_act": self.to_act(mstate), "status": mstate["status"], "state": state}
 
-    def legal_moves(self, match_id: str, seat: int) -> dict:
-        mstate = self.state(match_id)
+    def legal_moves(self, match_id: str, seat: int, *, head: dict | None = None) -> dict:
+        mstate = head or self.state(match_id)
         moves = []
-        if mstate["status"] == "active" and seat in self.to_act(mstate):
+        if seat in self.to_act(mstate):
             moves = self.game_of(mstate).legal_moves(mstate["game"], seat)
         return {"version": mstate["version"], "seat": seat, "moves": moves}
 
-    def events(self, match_id: str, viewer: int | None, after: int = 0, limit: int = 100) -> dict:
-        mstate = self.state(match_id)
+    def events(self, match_id: str, viewer: int | None, after: int = 0, limit: int = 100,
+               *, head: dict | None = None) -> dict:
+        mstate = head or self.state(match_id)
         game = self.game_of(mstate)
-        records = self.store.read(match_id, after=after, limit=limit)
         over = mstate["status"] != "active"
-        out = [self.present(r, viewer, game, over) for r in records]
+        out = [self.present(r, viewer, game, over) for r in self.store.read(match_id, after=after, limit=limit)]
         return {"events": out, "next_after": out[-1]["seq"] if out else after}
 
     # ----- audit -----------------------------------------------------------------------------
@@ -442,28 +438,21 @@ class Matches:
         return out
 
     def _check_replay(self, match_id: str, records: list[dict], live: dict) -> tuple[bool, str | None]:
+        """One fold of the whole log: it must pass every stored snapshot and end at the served state."""
+        snaps = self.store.snapshots(match_id)
         try:
-            game = None
+            game = registry.get(records[0]["data"]["game"], records[0]["data"]["engine"])
             folded: dict = {}
-            snaps = {}
             for rec in records:
-                if game is None:
-                    game = registry.get(rec["data"]["game"], rec["data"]["engine"])
                 apply_record(folded, rec, game)
-            if encode(folded) != encode(live):
-                return False, "folding the log does not give the served state"
-            for version in range(self.snapshot_every, len(records) + 1, self.snapshot_every or len(records) + 1):
-                snap = self.store.latest_snapshot(match_id, version)
-                if snap and snap[0] == version:
-                    snaps[version] = snap[1]
-            partial: dict = {}
-            for rec in records:
-                apply_record(partial, rec, game)
-                if rec["seq"] in snaps and encode(snaps[rec["seq"]]) != encode(partial):
+                snap = snaps.get(rec["seq"])
+                if snap is not None and encode(snap) != encode(folded):
                     return False, f"snapshot at version {rec['seq']} differs from the log"
-            return True, None
         except Exception as err:  # a log that cannot be folded is not valid
             return False, f"replay failed: {err}"
+        if encode(folded) != encode(live):
+            return False, "folding the log does not give the served state"
+        return True, None
 
     def _check_chance(self, records: list[dict], seed: bytes) -> tuple[bool, str | None]:
         """Re-derive every decision from the revealed seed and compare with the log."""
@@ -498,7 +487,3 @@ class Matches:
                 apply_record(mstate, rec, game)
         return True, None
 
-
-def outcome_of(mstate: dict) -> Outcome | None:
-    raw = mstate.get("outcome")
-    return Outcome.from_json(raw) if raw else None

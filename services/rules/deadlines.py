@@ -21,7 +21,7 @@ CHECK = "services.rules.jobs.check_deadline"
 
 
 def deadlines_key(match_id: str) -> str:
-    return keys(match_id)["meta"].replace(":meta", ":deadlines")
+    return keys(match_id)["deadlines"]
 
 
 class Deadlines:
@@ -53,8 +53,11 @@ class Deadlines:
             self.queue.enqueue_in(timedelta(seconds=limit), CHECK, mstate["match_id"], seat, mstate["version"],
                                   job_id=f"deadline-{mstate['match_id']}-{seat}-{mstate['version']}")
 
-    def deadline_of(self, match_id: str, version: int) -> dict | None:
-        raw = self.r.hgetall(deadlines_key(match_id))
+    def of(self, mstate: dict) -> dict | None:
+        """seat -> when its pending decision is due (None for a match without a clock)."""
+        if not mstate.get("turn_seconds") or mstate["status"] != "active":
+            return None
+        raw = self.r.hgetall(deadlines_key(mstate["match_id"]))
         return {str(int(k)): float(v) for k, v in raw.items()} or None
 
     def check(self, match_id: str, seat: int, since_version: int) -> bool:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 
 from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
@@ -57,6 +58,22 @@ def _seat(mstate: dict, *, required: bool, check_control: bool = True) -> int | 
     return None
 
 
+@contextmanager
+def _match_errors():
+    """The runtime's refusals as problem documents."""
+    try:
+        yield
+    except Conflict as err:
+        raise ApiError(409, "Conflict", f"the match is at version {err.current}: read it again and retry",
+                       "stale-version", current_version=err.current) from None
+    except MatchOver as err:
+        raise ApiError(409, "Conflict", str(err), "match-over") from None
+    except Forbidden as err:
+        raise ApiError(403, "Forbidden", str(err), "not-your-decision") from None
+    except IllegalMove as err:
+        raise ApiError(422, "Illegal Move", err.reason, "illegal-move") from None
+
+
 @blp.route("/<match_id>")
 class MatchResource(MethodView):
     @blp.response(200, s.MatchSummary)
@@ -64,7 +81,7 @@ class MatchResource(MethodView):
         """The match: game, seats, status, version, who is to act, head hash, result."""
         mstate = _state(match_id)
         out = _matches().summary(mstate)
-        deadlines = current_app.extensions["deadlines"].deadline_of(match_id, mstate["version"])
+        deadlines = current_app.extensions["deadlines"].of(mstate)
         if deadlines:
             out["deadlines"] = deadlines
         return out
@@ -79,9 +96,9 @@ class ViewResource(MethodView):
         mstate = _state(match_id)
         seat = _seat(mstate, required=False)
         if "at" in args:
-            _state(match_id, args["at"])
-        out = _matches().view(match_id, seat, args.get("at"))
-        deadlines = current_app.extensions["deadlines"].deadline_of(match_id, mstate["version"])
+            _state(match_id, args["at"])  # 404 for a version the log does not have
+        out = _matches().view(match_id, seat, args.get("at"), head=mstate)
+        deadlines = current_app.extensions["deadlines"].of(mstate)
         if deadlines and "at" not in args:
             out["deadlines"] = deadlines
         out["seats"] = Matches.seats_out(mstate)
@@ -94,7 +111,7 @@ class LegalMovesResource(MethodView):
     def get(self, match_id):
         """Every move the caller's seat may make now (empty when it need not act)."""
         mstate = _state(match_id)
-        return _matches().legal_moves(match_id, _seat(mstate, required=True))
+        return _matches().legal_moves(match_id, _seat(mstate, required=True), head=mstate)
 
 
 @blp.route("/<match_id>/moves")
@@ -114,18 +131,9 @@ class MovesResource(MethodView):
         key = request.headers.get("Idempotency-Key")
         if key is not None and not (0 < len(key) <= 200):
             raise ApiError(400, "Bad Request", "Idempotency-Key must be 1 to 200 characters", "bad-idempotency-key")
-        try:
+        with _match_errors():
             done = _matches().submit(match_id, seat, body["move"], body["expected_version"], key,
                                      as_bot=principal(True).is_bot)
-        except Conflict as err:
-            raise ApiError(409, "Conflict", f"expected_version {body['expected_version']} is stale: the match is "
-                           f"at version {err.current}", "stale-version", current_version=err.current) from None
-        except MatchOver as err:
-            raise ApiError(409, "Conflict", str(err), "match-over") from None
-        except Forbidden as err:
-            raise ApiError(403, "Forbidden", str(err), "not-your-decision") from None
-        except IllegalMove as err:
-            raise ApiError(422, "Illegal Move", err.reason, "illegal-move") from None
         if not done.replayed:
             current_app.extensions["followups"].after_change(done.state)
             current_app.extensions["deadlines"].after_change(done.state, moved=seat)
@@ -140,13 +148,8 @@ class ResignResource(MethodView):
         bot plays the seat from now on and the player is ranked last."""
         mstate = _state(match_id)
         seat = _seat(mstate, required=True)
-        try:
+        with _match_errors():
             done = _matches().resign(match_id, seat)
-        except MatchOver as err:
-            raise ApiError(409, "Conflict", str(err), "match-over") from None
-        except Conflict as err:
-            raise ApiError(409, "Conflict", "the match changed; try again", "stale-version",
-                           current_version=err.current) from None
         current_app.extensions["followups"].after_change(done.state)
         current_app.extensions["deadlines"].after_change(done.state, moved=seat)
         return done.body()
@@ -159,7 +162,7 @@ class EventsResource(MethodView):
     def get(self, args, match_id):
         """The log, redacted for the caller, from ``after`` (at most ``limit`` events)."""
         mstate = _state(match_id)
-        return _matches().events(match_id, _seat(mstate, required=False), args["after"], args["limit"])
+        return _matches().events(match_id, _seat(mstate, required=False), args["after"], args["limit"], head=mstate)
 
 
 @blp.route("/<match_id>/audit")

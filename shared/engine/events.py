@@ -41,8 +41,3 @@ def redact(event: Event, seat: int | None) -> Event:
             data.update(mine)
     return {"type": event["type"], "data": data}
 
-
-def hidden_parts(event: Event) -> dict | None:
-    """The parts of an event that redaction may withhold, or None when it has none."""
-    parts = {k: event[k] for k in ("private", "secret") if event.get(k)}
-    return parts or None

@@ -7,6 +7,7 @@ Keys of match M (hash-tagged, so one match lives in one Redis Cluster slot):
 * ``{m:M}:seed``  — the secret seed (hex)
 * ``{m:M}:idem``  — hash: idempotency field -> the first response
 * ``{m:M}:snaps`` — sorted set of state snapshots scored by version (a cache only)
+* ``{m:M}:deadlines`` — hash seat -> when its pending decision is due (the rules service's clocks)
 
 ``append`` is one Lua script: it checks the expected version and head hash, replays a stored
 idempotent response, adds the records and updates the meta hash, all or nothing.
@@ -64,7 +65,7 @@ class AppendResult:
 
 def keys(match_id: str) -> dict[str, str]:
     tag = f"{{m:{match_id}}}"
-    return {k: f"{tag}:{k}" for k in ("log", "meta", "seed", "idem", "snaps")}
+    return {k: f"{tag}:{k}" for k in ("log", "meta", "seed", "idem", "snaps", "deadlines")}
 
 
 class EventStore:
@@ -161,11 +162,10 @@ class EventStore:
     def delete_snapshots(self, match_id: str) -> None:
         self.r.delete(keys(match_id)["snaps"])
 
-    def delete_all_snapshots(self) -> int:
-        n = 0
-        for key in self.r.scan_iter(match="{m:*}:snaps", count=500):
-            n += self.r.delete(key)
-        return n
+    def snapshots(self, match_id: str) -> dict[int, dict]:
+        """Every stored snapshot, by version."""
+        snaps = (loads(raw) for raw in self.r.zrange(keys(match_id)["snaps"], 0, -1))
+        return {snap["v"]: snap["s"] for snap in snaps}
 
     def match_ids(self) -> Iterable[str]:
         for key in self.r.scan_iter(match="{m:*}:meta", count=500):

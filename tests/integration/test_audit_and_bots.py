@@ -3,9 +3,7 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
-import pytest
 import redis
 import requests
 

@@ -37,7 +37,6 @@ def _playout(r, game_id, players, seed):
     match_id = f"{game_id}-{players}-{seed}"
     seats = [{"player_id": f"p{i}"} for i in range(players)]
     mstate = matches.create(match_id, game_id, {}, seats)
-    game = matches.game_of(mstate)
     steps = 0
     while mstate["status"] == "active" and steps < MAX_STEPS:
         acting = matches.to_act(mstate)

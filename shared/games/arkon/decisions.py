@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from shared.engine import Tx
 from shared.engine.pending import DecisionKinds
 
 from .cards import CARDS

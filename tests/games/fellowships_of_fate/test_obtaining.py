@@ -1,7 +1,7 @@
 """After obtaining a card: extra relic, refilling the field, VP cards, Level 1 relics, Mythical Beast."""
 from shared.games.fellowships_of_fate.field import is_extra_relic_slot, refilled
 
-from .helpers import ACTIVATE, C, GAME, SKIP, explore, gain, give, moves, play, step, steps, turn_seat
+from .helpers import ACTIVATE, C, GAME, SKIP, explore, give, moves, play, step, steps, turn_seat
 
 
 def _warrior_ready(field, relic_deck=None, deck=None, **tokens):

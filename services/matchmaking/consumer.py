@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import logging
 import os
-import signal
-import threading
 import time
 
 import redis
 
 from shared.config import load
 from shared.engine import registry
+from shared.resilience import run_until_stopped, stop_on_signals
 from shared.streams import RATINGS_UPDATED, Consumer
 
 from .app import build
@@ -27,19 +26,16 @@ def main() -> None:
     queue = build(client, config)["queue"]
     ratings = Consumer(client, RATINGS_UPDATED, "matchmaking", lambda _id, m: queue.rating_updated(m))
     wave_s = float(os.environ.get("WAVE_S", "2"))
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
     next_wave = 0.0
-    while not stop.is_set():
+
+    def step() -> None:
+        nonlocal next_wave
         ratings.poll(block_ms=250)
         if time.time() >= next_wave:
-            try:
-                queue.wave_all()
-            except Exception:
-                log.exception("queue wave failed")
             next_wave = time.time() + wave_s
+            queue.wave_all()
 
+    run_until_stopped(step, stop_on_signals(), "matchmaking consumer", log)
 
 if __name__ == "__main__":
     main()

@@ -1,14 +1,14 @@
 """The rules service's background process: creates formed matches, retries lost bot turns and
-publishes finished matches whose message was lost. Run with ``python -m services.rules.consumer``."""
+runs the follow-ups of every change whose process died before running them (``Followups.sweep``).
+Run with ``python -m services.rules.consumer``."""
 from __future__ import annotations
 
 import logging
-import signal
-import threading
 
 from shared.config import load
 from shared.engine import registry
 from shared.matches import Invalid
+from shared.resilience import run_until_stopped, stop_on_signals
 from shared.streams import MATCHES_FORMED, Consumer
 
 from .runtime import Runtime
@@ -31,19 +31,14 @@ def main() -> None:
     config = load()
     rt = Runtime.build(config)
     registry.load_all()
-
     consumer = Consumer(rt.redis, MATCHES_FORMED, "rules", lambda _id, message: on_formed(rt, message))
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
-    rt.followups.sweep_unpublished()
-    log.info("rules consumer running")
-    ticks = 0
-    while not stop.is_set():
+
+    def step() -> None:
         consumer.poll(block_ms=500)
-        ticks += 1
-        if ticks % 4 == 0:
-            rt.followups.retry_stalled_bots(config.bot_retry_after_s)
+        rt.followups.sweep()
+
+    log.info("rules consumer running")
+    run_until_stopped(step, stop_on_signals(), "rules consumer", log)
     log.info("rules consumer stopped")
 
 

@@ -47,11 +47,11 @@ class Deadlines:
         gone = [s for s in current if s not in waiting]
         if gone:
             self.r.hdel(key, *gone)
-        for seat in waiting - set(current):
+        for seat in waiting - set(current):  # the check first: a crash before hset re-arms it later
             due = time.time() + limit
-            self.r.hset(key, seat, due)
             self.queue.enqueue_in(timedelta(seconds=limit), CHECK, mstate["match_id"], seat, mstate["version"],
                                   job_id=f"deadline-{mstate['match_id']}-{seat}-{mstate['version']}")
+            self.r.hset(key, seat, due)
 
     def of(self, mstate: dict) -> dict | None:
         """seat -> when its pending decision is due (None for a match without a clock)."""

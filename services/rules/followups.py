@@ -1,44 +1,145 @@
-"""What the rules service does after a match changes: bot turns and the finished-match message."""
+"""What follows a change of a match: bot turns, turn deadlines and the finished-match message.
+
+Follow-ups come from the log, not from the request that appended. Before a process changes a
+match it records an intent (``expect``: a member ``<match>|<token>`` of ``rules:followups``,
+scored by when it falls due); after the change it runs ``after_change``, which clears that intent
+last. While a bot is to act, the member ``<match>|watch`` stays as a watchdog for a lost job.
+``sweep`` (the rules consumer, every second or so) takes every intent that fell due — a process
+that died between the append and its follow-ups, a lost bot job — and runs the follow-ups again
+from the match's state as the log has it. Every follow-up
+is idempotent (one bot job per match, seat and version; one deadline check per seat and
+version; scoring counts a finished match once), so running them twice is harmless.
+"""
 from __future__ import annotations
 
+import logging
+import secrets
 import time
+from contextlib import contextmanager
+from typing import Iterable, Iterator
 
 import redis
 from rq import Queue
+from rq.exceptions import NoSuchJobError
+from rq.job import Job
 
+from shared import faults
 from shared.config import Config
-from shared.matches import Matches
+from shared.engine.errors import IllegalMove
+from shared.eventstore.store import Conflict
+from shared.matches import Forbidden, Matches, MatchOver, NotFound
 from shared.streams import MATCHES_FINISHED, publish
 
-AWAITING_BOTS = "rules:awaiting-bots"  # sorted set: match id -> when its bot turn was enqueued
+from .deadlines import Deadlines
+
+log = logging.getLogger("rules.followups")
+
+FOLLOWUPS = "rules:followups"  # sorted set: "<match>|<token>" -> when its follow-ups must be checked
 PLAY_TURN = "services.bots.worker.play_turn"
+REFUSALS = (Conflict, MatchOver, Forbidden, IllegalMove, NotFound)  # nothing was appended
+
+# Take the due intents and push each one's due time forward, in one step, so that several rules
+# consumers never sweep the same intent at once.
+_CLAIM = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+for _, id in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], id) end
+return due
+"""
 
 
 class Followups:
-    def __init__(self, client: redis.Redis, matches: Matches, config: Config):
+    def __init__(self, client: redis.Redis, matches: Matches, deadlines: Deadlines, config: Config):
         self.r = client
         self.matches = matches
+        self.deadlines = deadlines
         self.queue = Queue(config.bot_queue, connection=client)
+        self.grace_s = config.bot_retry_after_s
+        self._claim = client.register_script(_CLAIM)
 
-    def after_change(self, mstate: dict, *, attempt: int = 0) -> None:
-        """Enqueue the bot turns the state calls for, and publish the result of a finished match."""
+    # ----- the intent ----------------------------------------------------------------------
+    def expect(self, match_id: str) -> str:
+        """Record that ``match_id`` is about to change; returns the intent to pass to
+        ``after_change``. If the follow-ups do not run (the process dies), ``sweep`` runs them
+        within ``BOT_RETRY_AFTER_S``."""
+        intent = f"{match_id}|{secrets.token_hex(8)}"
+        self.r.zadd(FOLLOWUPS, {intent: time.time() + self.grace_s})
+        return intent
+
+    @contextmanager
+    def changing(self, match_id: str) -> Iterator[str]:
+        """``expect`` around an attempt to change the match; a refusal (the match did not change)
+        cancels the intent, any other failure leaves it for the sweep."""
+        intent = self.expect(match_id)
+        try:
+            yield intent
+        except REFUSALS:
+            self.cancel(intent)
+            raise
+
+    def cancel(self, intent: str) -> None:
+        self.r.zrem(FOLLOWUPS, intent)
+
+    def pending(self) -> dict[str, float]:
+        """Intent -> due time (for tests and operators)."""
+        return {k.decode(): v for k, v in self.r.zrange(FOLLOWUPS, 0, -1, withscores=True)}
+
+    # ----- the follow-ups ------------------------------------------------------------------
+    def after_change(self, mstate: dict, intents: Iterable[str] = (), *, moved: int | None = None,
+                     retry: bool = False) -> None:
+        """Enqueue the bot turns the state calls for, (re)arm turn deadlines and publish the result
+        of a finished match; then clear ``intents``, and keep a watchdog while a bot is to act.
+        ``retry``: from a sweep, which re-enqueues a bot turn only if its job is not alive."""
         match_id = mstate["match_id"]
         bots = [s for s in Matches.to_act(mstate) if mstate["controllers"][s] != "human"]
         for seat in bots:
-            self.queue.enqueue_call(
-                func=PLAY_TURN,
-                args=(match_id, seat, mstate["version"], mstate["controllers"][seat]),
-                job_id=f"turn-{match_id}-{seat}-{mstate['version']}-{attempt}",
-                result_ttl=60, failure_ttl=24 * 3600, timeout=120,
-            )
-        if bots:
-            self.r.zadd(AWAITING_BOTS, {match_id: time.time()})
-        elif any(c != "human" for c in mstate["controllers"]):
-            self.r.zrem(AWAITING_BOTS, match_id)
+            self._enqueue_turn(mstate, seat, retry=retry)
+        faults.point("after-bot-enqueue")
+        self.deadlines.after_change(mstate, moved=moved)
         if mstate["status"] != "active":
             self.publish_finished(mstate)
+        faults.point("before-intent-cleared")
+        watch = f"{match_id}|watch"
+        with self.r.pipeline(transaction=False) as pipe:
+            if bots:
+                pipe.zadd(FOLLOWUPS, {watch: time.time() + self.grace_s})
+            else:
+                pipe.zrem(FOLLOWUPS, watch)
+            for intent in intents:
+                if intent != watch:
+                    pipe.zrem(FOLLOWUPS, intent)
+            pipe.execute()
+
+    def _enqueue_turn(self, mstate: dict, seat: int, *, retry: bool) -> None:
+        job_id = f"turn-{mstate['match_id']}-{seat}-{mstate['version']}"
+        if retry:
+            if self._job_alive(job_id):
+                return
+            log.info("re-enqueueing bot turn %s: its job is lost", job_id)
+        self.queue.enqueue_call(
+            func=PLAY_TURN,
+            args=(mstate["match_id"], seat, mstate["version"], mstate["controllers"][seat]),
+            job_id=job_id, result_ttl=60, failure_ttl=24 * 3600, timeout=120,
+        )
+
+    def _job_alive(self, job_id: str) -> bool:
+        """Whether a bot job will still run: waiting in the queue, scheduled, or held by a worker
+        that is alive (its heartbeat key exists)."""
+        try:
+            job = Job.fetch(job_id, connection=self.r)
+        except NoSuchJobError:
+            return False
+        status = str(getattr(job.get_status(refresh=False), "value", job.get_status(refresh=False)))
+        if status in ("scheduled", "deferred"):
+            return True
+        if status == "queued":
+            return self.r.lpos(self.queue.key, job_id) is not None
+        if status == "started":
+            return bool(job.worker_name) and bool(self.r.exists(f"rq:worker:{job.worker_name}"))
+        return False
 
     def publish_finished(self, mstate: dict) -> None:
+        """Publish the result once (a crash before the flag is set publishes it again: scoring
+        counts a match once)."""
         match_id = mstate["match_id"]
         if self.matches.store.meta(match_id).get("published") == "1":
             return
@@ -47,30 +148,24 @@ class Followups:
             "seats": mstate["seats"], "outcome": mstate["outcome"], "abandoned": mstate["abandoned"],
             "options": mstate["options"], "version": mstate["version"], "head_hash": mstate["head_hash"],
         })
+        faults.point("after-publish")
         self.matches.store.set_meta(match_id, published="1")
 
-    def retry_stalled_bots(self, older_than_s: float) -> int:
-        """Re-enqueue bot turns whose job seems lost (a worker died). Returns how many."""
-        cutoff = time.time() - older_than_s
-        retried = 0
-        for raw in self.r.zrangebyscore(AWAITING_BOTS, "-inf", cutoff):
-            match_id = raw.decode()
+    # ----- recovery ------------------------------------------------------------------------
+    def sweep(self, limit: int = 100) -> int:
+        """Run the follow-ups of every match whose intent fell due. Returns how many."""
+        now = time.time()
+        due = self._claim(keys=[FOLLOWUPS], args=[now, now + self.grace_s, limit])
+        by_match: dict[str, list[str]] = {}
+        for raw in due:
+            intent = raw.decode()
+            by_match.setdefault(intent.split("|", 1)[0], []).append(intent)
+        for match_id, intents in by_match.items():
             self.matches.forget(match_id)
             try:
                 mstate = self.matches.state(match_id)
-            except Exception:
-                self.r.zrem(AWAITING_BOTS, match_id)
+            except NotFound:  # the change never happened (a create that died before its append)
+                self.r.zrem(FOLLOWUPS, *intents)
                 continue
-            self.after_change(mstate, attempt=int(time.time()))
-            retried += 1
-        return retried
-
-    def sweep_unpublished(self) -> int:
-        """Publish finished matches whose message was lost (a crash between append and publish)."""
-        n = 0
-        for match_id in self.matches.store.match_ids():
-            meta = self.matches.store.meta(match_id)
-            if meta.get("status") in ("finished", "aborted") and meta.get("published") != "1":
-                self.publish_finished(self.matches.state(match_id))
-                n += 1
-        return n
+            self.after_change(mstate, intents, retry=True)
+        return len(by_match)

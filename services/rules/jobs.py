@@ -15,10 +15,11 @@ def runtime() -> Runtime:
 
 def check_deadline(match_id: str, seat: int, since_version: int) -> bool:
     rt = runtime()
-    handed = rt.deadlines.check(match_id, seat, since_version)
-    if handed:
-        rt.matches.forget(match_id)
-        mstate = rt.matches.state(match_id)
-        rt.followups.after_change(mstate)
-        rt.deadlines.after_change(mstate)
-    return handed
+    with rt.followups.changing(match_id) as intent:
+        handed = rt.deadlines.check(match_id, seat, since_version)
+    if not handed:
+        rt.followups.cancel(intent)
+        return False
+    rt.matches.forget(match_id)
+    rt.followups.after_change(rt.matches.state(match_id), [intent], moved=seat)
+    return True

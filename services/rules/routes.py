@@ -8,6 +8,7 @@ from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from shared import faults
 from shared.canonical import dumps
 from shared.engine.errors import IllegalMove
 from shared.eventstore.store import Conflict, keys
@@ -131,12 +132,15 @@ class MovesResource(MethodView):
         key = request.headers.get("Idempotency-Key")
         if key is not None and not (0 < len(key) <= 200):
             raise ApiError(400, "Bad Request", "Idempotency-Key must be 1 to 200 characters", "bad-idempotency-key")
-        with _match_errors():
+        followups = current_app.extensions["followups"]
+        with _match_errors(), followups.changing(match_id) as intent:
             done = _matches().submit(match_id, seat, body["move"], body["expected_version"], key,
                                      as_bot=principal(True).is_bot)
-        if not done.replayed:
-            current_app.extensions["followups"].after_change(done.state)
-            current_app.extensions["deadlines"].after_change(done.state, moved=seat)
+        faults.point("after-append")
+        if done.replayed:
+            followups.cancel(intent)
+        else:
+            followups.after_change(done.state, [intent], moved=seat)
         return done.body()
 
 
@@ -148,10 +152,10 @@ class ResignResource(MethodView):
         bot plays the seat from now on and the player is ranked last."""
         mstate = _state(match_id)
         seat = _seat(mstate, required=True)
-        with _match_errors():
+        followups = current_app.extensions["followups"]
+        with _match_errors(), followups.changing(match_id) as intent:
             done = _matches().resign(match_id, seat)
-        current_app.extensions["followups"].after_change(done.state)
-        current_app.extensions["deadlines"].after_change(done.state, moved=seat)
+        followups.after_change(done.state, [intent], moved=seat)
         return done.body()
 
 

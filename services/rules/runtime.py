@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 import redis
 
+from shared import faults
 from shared.config import Config
 from shared.eventstore.store import EventStore
 from shared.matches import Matches
@@ -26,15 +27,17 @@ class Runtime:
         client = redis.Redis.from_url(config.redis_url)
         matches = Matches(EventStore(client), snapshot_every=config.snapshot_every,
                           max_events=config.max_match_events)
-        return cls(config, client, matches, Followups(client, matches, config), Deadlines(client, matches))
+        deadlines = Deadlines(client, matches)
+        return cls(config, client, matches, Followups(client, matches, deadlines, config), deadlines)
 
     def create_match(self, message: dict) -> dict:
         """Create a match from a "match formed" message and start its bots and clocks (once: a
         redelivered message finds the match and changes nothing)."""
         if self.matches.store.exists(message["match_id"]):
             return self.matches.state(message["match_id"])
+        intent = self.followups.expect(message["match_id"])
         mstate = self.matches.create(message["match_id"], message["game"], message.get("options") or {},
                                      message["seats"], turn_seconds=message.get("turn_seconds"))
-        self.followups.after_change(mstate)
-        self.deadlines.after_change(mstate)
+        faults.point("after-create")
+        self.followups.after_change(mstate, [intent])
         return mstate

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import logging
-import signal
-import threading
 
 import redis
 
 from shared.config import load
+from shared.resilience import stop_on_signals
 from shared.streams import MATCHES_FINISHED, Consumer
 
 from .store import ScoringStore
@@ -23,11 +22,7 @@ def make_consumer(client: redis.Redis, **kw) -> Consumer:
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     client = redis.Redis.from_url(load().redis_url)
-    consumer = make_consumer(client)
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
-    consumer.run(stop, block_ms=500)
+    make_consumer(client).run(stop_on_signals(), block_ms=500)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,9 @@
 * ``{scoring}:lb:<game>``         sorted set entity -> displayed rating
 * ``{scoring}:names``             hash entity -> display name
 * ``{scoring}:player-games:<id>`` set of games the entity is rated in
+* ``{scoring}:inputs``            list of every finished-match message scored, in scoring order:
+                                  what ``rebuild`` folds again (the stream between the services
+                                  is trimmed once read, so scoring keeps its own inputs)
 
 ``record`` writes a match's result and every rating change in one transaction, guarded by WATCH
 on the ratings it read, so a match counts exactly once however often it is delivered.
@@ -20,6 +23,7 @@ from .ratings import PROVISIONAL_BELOW, Rating, entity, rate, standings
 
 RESULTS = "{scoring}:results"
 NAMES = "{scoring}:names"
+INPUTS = "{scoring}:inputs"
 
 
 def ratings_key(game: str) -> str:
@@ -68,6 +72,7 @@ class ScoringStore:
                     }
                     pipe.multi()
                     pipe.hset(RESULTS, match_id, dumps(result))
+                    pipe.rpush(INPUTS, dumps(message))
                     for k, rating in new.items():
                         pipe.hset(ratings_key(game), k, dumps(rating.to_json()))
                         pipe.zadd(board_key(game), {k: rating.value})
@@ -109,8 +114,9 @@ class ScoringStore:
                          "matches": rating.matches, "provisional": rating.matches < PROVISIONAL_BELOW}
         return out
 
-    def drop_all(self) -> int:
+    def drop_all(self, keep: tuple[str, ...] = ()) -> int:
         n = 0
         for key in self.r.scan_iter(match="{scoring}:*", count=1000):
-            n += self.r.delete(key)
+            if key.decode() not in keep:
+                n += self.r.delete(key)
         return n

@@ -4,7 +4,7 @@ import pytest
 from services.scoring.consumer import make_consumer
 from services.scoring.rebuild import rebuild
 from services.scoring.store import ScoringStore
-from shared.streams import MATCHES_FINISHED, publish
+from shared.streams import MATCHES_FINISHED, publish, trim
 
 
 def finished(match_id, seats, ranks, scores=None, teams=None, abandoned=(), game="duel"):
@@ -80,7 +80,7 @@ def test_a_consumer_killed_mid_batch_loses_nothing(r):
             raise RuntimeError("killed")  # the third entry stays pending, unacknowledged
         store.record(message)
 
-    from shared.streams import Consumer
+    from shared.streams import trim, Consumer
 
     Consumer(r, MATCHES_FINISHED, "scoring", crashing, name="first", claim_idle_ms=0).poll(block_ms=10)
     assert store.result("m2") is None
@@ -92,7 +92,7 @@ def test_a_consumer_killed_mid_batch_loses_nothing(r):
 
 
 def test_an_entry_that_keeps_failing_is_parked_on_the_dead_letter_stream(r):
-    from shared.streams import Consumer
+    from shared.streams import trim, Consumer
 
     publish(r, MATCHES_FINISHED, {"match_id": "broken"})
     failing = Consumer(r, MATCHES_FINISHED, "g", lambda *_: 1 / 0, claim_idle_ms=0, max_deliveries=3)
@@ -103,12 +103,13 @@ def test_an_entry_that_keeps_failing_is_parked_on_the_dead_letter_stream(r):
     assert r.xpending(MATCHES_FINISHED, "g")["pending"] == 0
 
 
-def test_rebuild_gives_identical_leaderboards(r):
+def test_rebuild_gives_identical_leaderboards_after_the_stream_was_trimmed(r):
     players = [A, B, C, D]
     for i in range(12):
         seats = [players[(i + k) % 4] for k in range(3)]
         publish(r, MATCHES_FINISHED, finished(f"m{i}", seats, [1 + (i + k) % 3 for k in range(3)]))
     make_consumer(r).poll(block_ms=10)
+    assert trim(r, MATCHES_FINISHED) == 12 and r.xlen(MATCHES_FINISHED) == 0  # all read: retention drops them
     store = ScoringStore(r)
     before = (store.leaderboard("duel", 100), {p["player_id"]: store.player_ratings(p["player_id"]) for p in players},
               store.result("m7"))

@@ -1,5 +1,9 @@
-"""The whole service stack for integration and end-to-end tests: ``deploy/Procfile`` run by honcho
-on free ports against the test's own Redis, stopped (process group and all) afterwards."""
+"""The whole service stack for integration and end-to-end tests: the real launcher (``make run``'s
+``deploy/run.py``, supervisord running ``deploy/Procfile``) on free ports against the test's own
+Redis — or its own embedded one — stopped afterwards, with every process it started.
+
+Every process of a stack carries ``STACK_ID`` in its environment, so a test can find them all
+(``stack_pids``) — also after the launcher itself was killed."""
 from __future__ import annotations
 
 import os
@@ -7,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,39 +45,45 @@ class Stack:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")[-20000:]
 
+    def pids(self) -> set[int]:
+        return stack_pids(self.env["STACK_ID"])
+
     def stop(self) -> None:
+        """SIGTERM the launcher (it stops everything within 15 s); SIGKILL whatever is left."""
         if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.send_signal(signal.SIGTERM)
             try:
-                self.process.wait(20)
+                self.process.wait(30)
             except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.kill()
                 self.process.wait()
-        try:  # anything left in the group
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        for pid in self.pids():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
-def start_stack(redis_url: str, workdir: Path, procfile: str = "deploy/Procfile", **extra_env: str) -> Stack:
-    ports = {name: free_port() for name in ("matchmaking", "rules", "scoring")}
-    env = dict(os.environ)
-    env.update(
-        REDIS_URL=redis_url, AUTH_SECRET="test-secret",
-        MATCHMAKING_PORT=str(ports["matchmaking"]), RULES_PORT=str(ports["rules"]), SCORING_PORT=str(ports["scoring"]),
-        MATCHMAKING_URL=f"http://127.0.0.1:{ports['matchmaking']}", RULES_URL=f"http://127.0.0.1:{ports['rules']}",
-        SCORING_URL=f"http://127.0.0.1:{ports['scoring']}",
-        PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(ROOT),
-        GAME_MODULES=env.get("GAME_MODULES", "tests.support.duel"), SSE_KEEPALIVE_S="1", WAVE_S="0.5",
-        BOT_RETRY_AFTER_S="5", SEARCH_ITERATIONS="25",
-    )
-    env.update(extra_env)
-    log_path = workdir / "stack.log"
-    out = open(log_path, "w")
-    proc = subprocess.Popen([sys.executable, "-m", "honcho", "-f", str(ROOT / procfile), "-d", str(ROOT), "start"],
-                            env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    stack = Stack(redis_url, env, proc, log_path, {k: f"http://127.0.0.1:{p}" for k, p in ports.items()})
-    deadline = time.time() + 60
+def stack_pids(stack_id: str) -> set[int]:
+    """Every live process whose environment carries ``STACK_ID=stack_id``."""
+    marker = f"STACK_ID={stack_id}".encode()
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker in environ.split(b"\0") and state != "Z":
+            found.add(int(entry.name))
+    return found
+
+
+def wait_ready(stack: "Stack", timeout: float = 90) -> None:
+    """Until every service answers /readyz (the stack's log in the error otherwise)."""
+    deadline = time.time() + timeout
     for url in stack.urls.values():
         while True:
             try:
@@ -80,10 +91,38 @@ def start_stack(redis_url: str, workdir: Path, procfile: str = "deploy/Procfile"
                     break
             except requests.RequestException:
                 pass
-            if time.time() > deadline or proc.poll() is not None:
+            if time.time() > deadline or stack.process.poll() is not None:
                 stack.stop()
                 raise RuntimeError(f"the stack did not come up:\n{stack.log()}")
             time.sleep(0.1)
+
+
+def start_stack(redis_url: str | None, workdir: Path, procfile: str = "deploy/Procfile", *, wait: bool = True,
+                **extra_env: str) -> Stack:
+    """The stack on free ports; with ``redis_url`` None it runs its own embedded Redis, supervised."""
+    ports = {name: free_port() for name in ("matchmaking", "rules", "scoring")}
+    env = dict(os.environ)
+    env.pop("REDIS_URL", None)
+    env.update(
+        AUTH_SECRET="test-secret", DATA_DIR=str(workdir / "data"), PROCFILE=str(ROOT / procfile),
+        STACK_ID=uuid.uuid4().hex, EMBEDDED_REDIS_PORT=str(free_port()),
+        MATCHMAKING_PORT=str(ports["matchmaking"]), RULES_PORT=str(ports["rules"]), SCORING_PORT=str(ports["scoring"]),
+        MATCHMAKING_URL=f"http://127.0.0.1:{ports['matchmaking']}", RULES_URL=f"http://127.0.0.1:{ports['rules']}",
+        SCORING_URL=f"http://127.0.0.1:{ports['scoring']}", PYTHONPATH=str(ROOT),
+        GAME_MODULES=env.get("GAME_MODULES", "tests.support.duel"), SSE_KEEPALIVE_S="1", WAVE_S="0.5",
+        BOT_RETRY_AFTER_S="5", SEARCH_ITERATIONS="25",
+    )
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    env.update(extra_env)
+    log_path = workdir / "stack.log"
+    out = open(log_path, "a")
+    proc = subprocess.Popen([sys.executable, "-m", "deploy.run"], cwd=ROOT, env=env, stdout=out,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    url = redis_url or f"redis://127.0.0.1:{env['EMBEDDED_REDIS_PORT']}/0"
+    stack = Stack(url, env, proc, log_path, {k: f"http://127.0.0.1:{p}" for k, p in ports.items()})
+    if wait:
+        wait_ready(stack)
     return stack
 
 

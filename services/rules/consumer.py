@@ -1,5 +1,6 @@
-"""The rules service's background process: creates formed matches, retries lost bot turns and
-runs the follow-ups of every change whose process died before running them (``Followups.sweep``).
+"""The rules service's background process: creates formed matches, fires turn deadlines, and runs
+the follow-ups of every change whose process died before running them or whose bot job was lost
+(``Followups.sweep``).
 Run with ``python -m services.rules.consumer``."""
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ def main() -> None:
     def step() -> None:
         consumer.poll(block_ms=500)
         rt.followups.sweep()
+        rt.deadlines.fire_due(rt.followups)
 
     log.info("rules consumer running")
     run_until_stopped(step, stop_on_signals(), "rules consumer", log)

@@ -1,23 +1,33 @@
 """Turn deadlines: a seat that leaves a decision pending for ``turn_seconds`` is handed to a bot.
 
-When a human seat starts waiting on a decision, a check is scheduled with RQ (``enqueue_in``)
-on the rules service's own queue. The check hands the seat over (a ``match.seat_handed_over``
-event, reason ``timeout``) if the seat is still to act and has not moved since. Deadlines are
-kept in ``{m:<id>}:deadlines`` (seat -> unix time) so clients can see them.
+When a human seat starts waiting on a decision, its deadline is recorded twice: in
+``{m:<id>}:deadlines`` (seat -> unix time, what clients see) and in ``rules:deadlines`` (a sorted
+set of ``<match>|<seat>|<version>`` scored by when it is due). The rules consumer fires due
+deadlines (``fire_due``): the seat is handed over (a ``match.seat_handed_over`` event, reason
+``timeout``) if it is still to act and has not moved since. Claiming a due entry pushes its time
+forward, so several consumers fire each deadline once, and one that dies mid-way is taken over.
 """
 from __future__ import annotations
 
 import time
-from datetime import timedelta
+from typing import TYPE_CHECKING
 
 import redis
-from rq import Queue
 
 from shared.eventstore.store import Conflict, keys
-from shared.matches import Matches, MatchOver
+from shared.matches import Matches, MatchOver, NotFound
 
-RULES_QUEUE = "rules"
-CHECK = "services.rules.jobs.check_deadline"
+if TYPE_CHECKING:
+    from .followups import Followups
+
+DUE = "rules:deadlines"  # sorted set: "<match>|<seat>|<version>" -> when the decision is due
+RECLAIM_AFTER_S = 30  # a claimed deadline not fired by then (its consumer died) is due again
+
+_CLAIM = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+for _, id in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], id) end
+return due
+"""
 
 
 def deadlines_key(match_id: str) -> str:
@@ -28,10 +38,10 @@ class Deadlines:
     def __init__(self, client: redis.Redis, matches: Matches):
         self.r = client
         self.matches = matches
-        self.queue = Queue(RULES_QUEUE, connection=client)
+        self._claim = client.register_script(_CLAIM)
 
     def after_change(self, mstate: dict, *, moved: int | None = None) -> None:
-        """Schedule a check for each human seat that has just started waiting on a decision
+        """Arm a deadline for each human seat that has just started waiting on a decision
         (``moved``: the seat that just acted, whose old deadline is over)."""
         limit = mstate.get("turn_seconds")
         if not limit:
@@ -47,10 +57,9 @@ class Deadlines:
         gone = [s for s in current if s not in waiting]
         if gone:
             self.r.hdel(key, *gone)
-        for seat in waiting - set(current):  # the check first: a crash before hset re-arms it later
+        for seat in waiting - set(current):  # the due entry first: a crash before hset re-arms it later
             due = time.time() + limit
-            self.queue.enqueue_in(timedelta(seconds=limit), CHECK, mstate["match_id"], seat, mstate["version"],
-                                  job_id=f"deadline-{mstate['match_id']}-{seat}-{mstate['version']}")
+            self.r.zadd(DUE, {f"{mstate['match_id']}|{seat}|{mstate['version']}": due})
             self.r.hset(key, seat, due)
 
     def of(self, mstate: dict) -> dict | None:
@@ -60,10 +69,30 @@ class Deadlines:
         raw = self.r.hgetall(deadlines_key(mstate["match_id"]))
         return {str(int(k)): float(v) for k, v in raw.items()} or None
 
+    def fire_due(self, followups: "Followups", limit: int = 100) -> int:
+        """Hand over every seat whose deadline passed; returns how many deadlines were looked at."""
+        now = time.time()
+        due = self._claim(keys=[DUE], args=[now, now + RECLAIM_AFTER_S, limit])
+        for raw in due:
+            entry = raw.decode()
+            match_id, seat, version = entry.split("|")
+            with followups.changing(match_id) as intent:
+                handed = self.check(match_id, int(seat), int(version))
+            if handed:
+                self.matches.forget(match_id)
+                followups.after_change(self.matches.state(match_id), [intent], moved=int(seat))
+            else:
+                followups.cancel(intent)
+            self.r.zrem(DUE, entry)
+        return len(due)
+
     def check(self, match_id: str, seat: int, since_version: int) -> bool:
         """Hand the seat over if it has not acted since ``since_version`` and still must. True if it did."""
         self.matches.forget(match_id)
-        mstate = self.matches.state(match_id)
+        try:
+            mstate = self.matches.state(match_id)
+        except NotFound:
+            return False
         if mstate["status"] != "active" or mstate["controllers"][seat] != "human":
             return False
         if seat not in Matches.to_act(mstate):

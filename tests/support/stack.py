@@ -46,7 +46,8 @@ class Stack:
         return self.log_path.read_text(errors="replace")[-20000:]
 
     def pids(self) -> set[int]:
-        return stack_pids(self.env["STACK_ID"])
+        return stack_pids(self.env["STACK_ID"], self.env.get("EMBEDDED_REDIS_PORT") if "REDIS_URL" not in self.env
+                          else None)
 
     def stop(self) -> None:
         """SIGTERM the launcher (it stops everything within 15 s); SIGKILL whatever is left."""
@@ -64,19 +65,22 @@ class Stack:
                 pass
 
 
-def stack_pids(stack_id: str) -> set[int]:
-    """Every live process whose environment carries ``STACK_ID=stack_id``."""
+def stack_pids(stack_id: str, redis_port: str | None = None) -> set[int]:
+    """Every live process whose environment carries ``STACK_ID=stack_id``, and the embedded Redis
+    on ``redis_port`` (Redis writes its process title over its environment)."""
     marker = f"STACK_ID={stack_id}".encode()
+    title = f"redis-server 127.0.0.1:{redis_port}".encode() if redis_port else None
     found = set()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             environ = (entry / "environ").read_bytes()
+            command = (entry / "cmdline").read_bytes()
             state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
         except OSError:
             continue
-        if marker in environ.split(b"\0") and state != "Z":
+        if state != "Z" and (marker in environ.split(b"\0") or (title and title in command)):
             found.add(int(entry.name))
     return found
 

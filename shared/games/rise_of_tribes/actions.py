@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .board import members, move_destinations, occupied, opponents_in, is_outer
 from .content import RESOURCE_OF, action_numbers
-from .decisions import ask, register, replace, resolve, update
+from .moves import ask, register, replace, resolve, update
 from .economy import gain
 from .event_cards import after_move_into, blocked, gather_bonus, grow_bonus
 from .goals import abilities, boosted, draw, villages_of

@@ -3,14 +3,14 @@
 Per hex: the current player's Bow removes one defender first (optional), a player with Evasion
 may retreat, then every side present (players, and Invaders) removes one member at a time,
 simultaneously, until at most one side remains; a lone player over the limit removes members
-down to it. Deserted villages fall by the at-any-time village rule (see ``reducer``).
+down to it. Deserted villages fall by the at-any-time village rule (see ``evolve``).
 """
 from __future__ import annotations
 
 from .board import (invaders_at, members, neighbours, population, population_limit, seats_in,
                     tribe_total)
 from .content import EVENTS
-from .decisions import ask, register, resolve
+from .moves import ask, register, resolve
 from .event_cards import leave
 from .goals import has_ability
 from .powers import has_power

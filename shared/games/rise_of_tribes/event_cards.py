@@ -8,7 +8,7 @@ from shared.engine.zones import emit_reshuffle
 from .board import (has_status, hex_count, least_populated, members, occupied, opponents_in,
                     seats_in)
 from .content import EVENTS, RESOURCE_OF, RESOURCES
-from .decisions import ask, register, resolve, update
+from .moves import ask, register, resolve, update
 from .economy import affordable, gain, pay, total
 from .goals import draw
 from .slots import active_ops, slot_of

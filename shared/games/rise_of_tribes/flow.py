@@ -10,7 +10,7 @@ from . import conflict
 from .actions import start_action
 from .board import hex_count, neighbours, occupied, on_board, opponents_in, population
 from .content import ACTIONS, FACES, RESOURCES, RULES, strength_of
-from .decisions import ask, register, resolve, set_step, update
+from .moves import ask, register, resolve, set_step, update
 from .economy import affordable, gain, pay
 from .event_cards import blocked, draw_event, play_step5, react_to_doubles, step5_moves
 from .goals import complete, complete_moves, villages_of
@@ -24,7 +24,7 @@ def proceed(tx) -> None:
     """Run automatic steps until someone must decide or the game is won.
 
     Each step function returns the step that follows, None to run again, or ``WAIT`` when its
-    standing decision (see ``decisions``) is awaited; the step reached is recorded by one "step"
+    standing decision (see ``moves``) is awaited; the step reached is recorded by one "step"
     event when the flow stops, not at every transition."""
     state = tx.state
     step = state["turn"]["step"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 from marshmallow import Schema, fields
 
 from ...engine import Game, Outcome, Tx, ranks_from_scores
-from . import decisions, flow
+from . import flow, moves
 from .content import ACTIONS, DICE, EVENTS, TERRAINS, TRIBES, adjacency, goal_deck
 from .heuristic import heuristic
-from .reducer import apply
+from .evolve import apply
 from .views import determinize, view
 
 
@@ -49,16 +49,16 @@ class RiseOfTribes(Game):
         apply(state, event)
 
     def legal_moves(self, state, seat):
-        return decisions.legal_moves(state, seat)
+        return moves.legal_moves(state, seat)
 
     def play(self, tx, seat, move):
-        decisions.play(tx, move)
+        moves.play(tx, move)
         flow.proceed(tx)
 
     def to_act(self, state):
         if state.get("winner") is not None or not state:
             return []
-        d = decisions.top(state)
+        d = moves.top(state)
         return [d["seat"]] if d else []
 
     def view(self, state, seat):

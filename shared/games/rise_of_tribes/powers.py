@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .board import neighbours, occupied, opponents_in, is_outer, members
 from .content import RESOURCE_OF, RESOURCES, TRIBES
-from .decisions import ask, register, resolve
+from .moves import ask, register, resolve
 from .economy import ask_payment, gain, pay, play_trade, total, trade_moves
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from shared.engine.zones import reshuffle
 
-from .content import RESOURCES, RULES, WIN
+from .content import RESOURCES, RULES
+from .scoring import reaches_win
 
 
 def _fresh_turn(seat: int, number: int, step: str, hexes: int) -> dict:
@@ -86,7 +87,7 @@ def _resources(state, d, ev):
 def _score(state, d, ev):
     seat = state["seats"][d["seat"]]
     seat["score"] += d["points"]
-    if seat["score"] >= WIN and state["winner"] is None:
+    if reaches_win(seat["score"]) and state["winner"] is None:
         state["winner"] = d["seat"]
 
 

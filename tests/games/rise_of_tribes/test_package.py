@@ -63,3 +63,23 @@ def test_package_has_no_import_cycles():
 def test_cycle_finder_finds_a_cycle():
     assert find_cycle({"actions": {"powers"}, "powers": {"actions"}}) == ["actions", "powers", "actions"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_notes_clause_table_names_real_tests_and_modules():
+    """NOTES.md opens with the clause table; every module and test it names exists, and every
+    rule test of the suite (``test_rule_*``, ``test_example_*``, ``test_power_*``,
+    ``test_event_*``) appears in it."""
+    import re
+
+    notes = (ROOT / "NOTES.md").read_text()
+    table = notes[notes.index("## Clause table"):notes.index("## Modules")]
+    named_tests = set(re.findall(r"`(test_[a-z0-9_]+)`", table)) - {"test_notes_clause_table_names_real_tests_and_modules"}
+    named_modules = set(re.findall(r"`([a-z_0-9]+\.py)`", table))
+    here = Path(__file__).parent
+    defined = set()
+    for path in here.glob("test_*.py"):
+        defined.update(re.findall(r"^def (test_[a-z0-9_]+)", path.read_text(), re.M))
+    assert named_tests and named_tests <= defined, sorted(named_tests - defined)
+    assert named_modules and all((ROOT / m).exists() for m in named_modules), named_modules
+    rules = {t for t in defined if t.startswith(("test_rule_", "test_example_", "test_power_", "test_event_"))}
+    assert rules <= named_tests, sorted(rules - named_tests)

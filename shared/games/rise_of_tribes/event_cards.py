@@ -90,7 +90,8 @@ def _place(tx, slot: int, op: dict, exclude: int | None) -> None:
     if len(options) == 1:
         put_token(tx, slot, options[0], op)
     else:
-        ask(tx, state["turn"]["seat"], "place_token", slot=slot, options=options, op=op)
+        rule = {k: v for k, v in op.items() if k not in ("source", "note")}
+        ask(tx, state["turn"]["seat"], "place_token", slot=slot, options=options, op=rule)
 
 
 def put_token(tx, slot: int, hex_: int, op: dict) -> None:

@@ -7,12 +7,11 @@ down to it. Deserted villages fall by the at-any-time village rule (see ``evolve
 """
 from __future__ import annotations
 
-from .board import (invaders_at, members, neighbours, population, population_limit, seats_in,
-                    tribe_total)
+from .board import invaders_at, members, neighbours, population, population_limit, seats_in, tribe_total
 from .content import EVENTS
-from .moves import ask, register, resolve
 from .event_cards import leave
 from .goals import has_ability
+from .moves import ask, register, resolve
 from .powers import has_power
 from .slots import raiders_at
 

@@ -3,7 +3,7 @@ and checked on load: every entry says where it comes from (``source``)."""
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 DATA = Path(__file__).parent / "data"
@@ -35,13 +35,13 @@ FACES = DICE["faces"]["value"]
 WIN = RULES["winning_score"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def adjacency(players: int) -> tuple[tuple[int, ...], ...]:
     """Neighbours of each hex on the map for ``players``."""
     return tuple(tuple(n) for n in BOARD["maps"][str(players)]["adjacency"])
 
 
-@lru_cache(maxsize=None)
+@cache
 def outer_hexes(players: int) -> frozenset[int]:
     """Hexes with fewer than six neighbours."""
     return frozenset(h for h, n in enumerate(adjacency(players)) if len(n) < 6)

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from shared.engine.zones import emit_reshuffle
 
-from .board import (has_status, hex_count, least_populated, members, occupied, opponents_in,
-                    seats_in)
+from .board import has_status, hex_count, least_populated, members, occupied, opponents_in, seats_in
 from .content import EVENTS, RESOURCE_OF, RESOURCES
-from .moves import ask, register, resolve, update
 from .economy import affordable, gain, pay, total
 from .goals import draw
+from .moves import ask, register, resolve, update
 from .slots import active_ops, blocked, slot_of
 
 

@@ -13,7 +13,7 @@ current player answers on their own turn and leave that decision where it is.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from shared.engine.pending import DecisionKinds
 

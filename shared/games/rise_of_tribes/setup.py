@@ -32,11 +32,11 @@ def step_placement(tx):
     k = state["turn"]["placed"]
     if k == state["n"]:
         tx.emit("turn_started", {"seat": state["start"], "number": 1})
-        return None
+        return
     spec = RULES["start_placements"][k]
     ask(tx, order(state)[k], "start", left=spec["members"], hexes=spec["hexes"], placed=[],
         resources=spec["resources"])
-    return None
+    return
 
 
 def _start_hexes(state: dict, d: dict) -> list[int]:

@@ -29,8 +29,8 @@ def test_roll_is_drawn_when_the_turn_rolls_not_before():
     from .scenarios import two
 
     state = at(two(), 1, kind="goals", step="goals")
-    a, ev_a = play(state, 1, {"type": "end_turn"}, Dice("sun", "sun"))
-    b, ev_b = play(state, 1, {"type": "end_turn"}, Dice("moon", "blank"))
+    _, ev_a = play(state, 1, {"type": "end_turn"}, Dice("sun", "sun"))
+    _, ev_b = play(state, 1, {"type": "end_turn"}, Dice("moon", "blank"))
     assert [e["data"]["dice"] for e in ev_a if e["type"] == "rolled"] == [["sun", "sun"]]
     assert [e["data"]["dice"] for e in ev_b if e["type"] == "rolled"] == [["moon", "blank"]]
 

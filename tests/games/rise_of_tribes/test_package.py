@@ -78,7 +78,7 @@ def test_notes_clause_table_names_real_tests_and_modules():
     here = Path(__file__).parent
     defined = set()
     for path in here.glob("test_*.py"):
-        defined.update(re.findall(r"^def (test_[a-z0-9_]+)", path.read_text(), re.M))
+        defined.update(re.findall(r"^def (test_[a-z0-9_]+)", path.read_text(), re.MULTILINE))
     assert named_tests and named_tests <= defined, sorted(named_tests - defined)
     assert named_modules and all((ROOT / m).exists() for m in named_modules), named_modules
     rules = {t for t in defined if t.startswith(("test_rule_", "test_example_", "test_power_", "test_event_"))}

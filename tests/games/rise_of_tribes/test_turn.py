@@ -89,7 +89,7 @@ def test_rule_step2_event_deck_reshuffled_from_discard_when_empty():
 def test_rule_step3_die_goes_first_pushing_rightmost_out_as_loose_die():
     state = two(rolled=("sun", "blank"))
     state["dice"]["lead"] = ["moon", "blank", "sun"]
-    state, events = play(state, 0, {"type": "act", "action": "lead", "face": "sun"})
+    state, _ = play(state, 0, {"type": "act", "action": "lead", "face": "sun"})
     assert state["dice"]["lead"] == ["sun", "moon", "blank"]
     assert state["loose"] == ["sun"]
     assert state["turn"]["rolled"] == ["blank"]

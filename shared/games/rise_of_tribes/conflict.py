@@ -3,16 +3,15 @@
 Per hex: the current player's Bow removes one defender first (optional), a player with Evasion
 may retreat, then every side present (players, and Invaders) removes one member at a time,
 simultaneously, until at most one side remains; a lone player over the limit removes members
-down to it. Deserted villages fall by the at-any-time village rule (see ``reducer``).
+down to it. Deserted villages fall by the at-any-time village rule (see ``evolve``).
 """
 from __future__ import annotations
 
-from .board import (invaders_at, members, neighbours, population, population_limit, seats_in,
-                    tribe_total)
+from .board import invaders_at, members, neighbours, population, population_limit, seats_in, tribe_total
 from .content import EVENTS
-from .decisions import ask, register, resolve
 from .event_cards import leave
 from .goals import has_ability
+from .moves import ask, register, resolve
 from .powers import has_power
 from .slots import raiders_at
 
@@ -29,8 +28,7 @@ def _persist(tx, fight: dict) -> None:
 
 
 def begin(tx, hex_: int) -> None:
-    seat = tx.state["turn"]["seat"]
-    _continue(tx, {"hex": hex_, "stage": "bow", "attacker_present": members(tx.state, hex_, seat) > 0})
+    _continue(tx, {"hex": hex_, "stage": "bow"})
 
 
 def proceed(tx) -> str | None:
@@ -68,7 +66,7 @@ def _continue(tx, fight: dict) -> None:
             for s in evaders:
                 ask(tx, s, "evade", hex=h)
             return
-    fight_out(tx, h, fight["attacker_present"])
+    fight_out(tx, h)
 
 
 def bow_targets(state: dict, hex_: int) -> list[int]:
@@ -109,17 +107,22 @@ def removals(counts: list[int], raiders: int, limit: int) -> tuple[list[int], in
     return removed, raiders_removed
 
 
-def fight_out(tx, hex_: int, attacker_present: bool) -> None:
+def fight_out(tx, hex_: int) -> None:
+    """The removal rounds in ``hex_``. When the last Invader falls, the current player scores the
+    card's points if they removed it: a side with ``c`` members takes part in rounds 1..c, and the
+    last Invader falls in the round numbered by the Invaders' count."""
     state = tx.state
     raiders, slot = raiders_at(state, hex_)
+    active = state["turn"]["seat"]
+    fighting_active = members(state, hex_, active)
     removed, raiders_removed = removals(state["pop"][hex_], raiders, population_limit(state))
     tx.emit("conflict_resolved", {"hex": hex_, "removed": removed, "raiders": raiders_removed, "slot": slot})
     if raiders and raiders_removed == raiders:
         event = state["events"]["slots"][slot]["id"]
         raid = next(e for e in EVENTS[event]["effects"] if e["op"] == "raiders")
         leave(tx, slot)
-        if attacker_present:
-            tx.emit("score", {"seat": state["turn"]["seat"], "points": raid["points"], "why": event})
+        if fighting_active >= raiders:
+            tx.emit("score", {"seat": active, "points": raid["points"], "why": event})
 
 
 def _legal_order(state, d):

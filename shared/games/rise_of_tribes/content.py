@@ -1,14 +1,16 @@
-"""The game's components, loaded once from the JSON files in ``data/`` (code holds only rules)."""
+"""The game's components, loaded once from the JSON files in ``data/`` (code holds only rules),
+and checked on load: every entry says where it comes from (``source``)."""
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 DATA = Path(__file__).parent / "data"
 RESOURCES = ("food", "wood", "stone")
 ACTIONS = ("grow", "move", "gather", "lead")
 STRENGTHS = ("weak", "standard", "strong")
+SOURCES = ("house", "public", "rulebook")  # from the least to the most certain
 
 
 def _load(name: str) -> dict:
@@ -33,13 +35,13 @@ FACES = DICE["faces"]["value"]
 WIN = RULES["winning_score"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def adjacency(players: int) -> tuple[tuple[int, ...], ...]:
     """Neighbours of each hex on the map for ``players``."""
     return tuple(tuple(n) for n in BOARD["maps"][str(players)]["adjacency"])
 
 
-@lru_cache(maxsize=None)
+@cache
 def outer_hexes(players: int) -> frozenset[int]:
     """Hexes with fewer than six neighbours."""
     return frozenset(h for h, n in enumerate(adjacency(players)) if len(n) < 6)
@@ -62,3 +64,36 @@ def strength_of(dice: list[str]) -> str:
     if dice.count(rule["strong_if_at_least"]["face"]) >= rule["strong_if_at_least"]["count"]:
         return "strong"
     return "standard"
+
+
+def event_effects(card: dict) -> list[dict]:
+    """Every effect of an event card: what it does when drawn, while active and on doubles."""
+    return card.get("on_draw", []) + card.get("effects", []) + card.get("on_doubles", [])
+
+
+def least_certain(sources: list[str]) -> str:
+    return min(sources, key=SOURCES.index)
+
+
+def check_sources() -> None:
+    """Every entry names its source; an event card names its name's source and each effect's,
+    and its own ``source`` is the least certain of its effects' (so a card whose name is public
+    but whose effect is ours reads ``house``)."""
+    entries = (list(GOALS.values()) + list(EVENTS.values()) + list(TRIBES.values()) + list(POWERS.values())
+               + list(ACTION_TABLE.values()) + list(BOARD["maps"].values()) + BOARD["terrains"]
+               + [v for v in DICE.values() if isinstance(v, dict)] + [RULES])
+    for entry in entries:
+        if entry.get("source") not in SOURCES:
+            raise ValueError(f"no valid source on {entry.get('id', entry)}")
+    for card in EVENTS.values():
+        parts = [op.get("source") for op in event_effects(card)]
+        if card.get("leaves"):
+            parts.append(card.get("leaves_source"))
+        if card.get("name_source") not in SOURCES or any(p not in SOURCES for p in parts):
+            raise ValueError(f"event {card['id']}: a name or an effect without a valid source")
+        if card["source"] != least_certain(parts):
+            raise ValueError(f"event {card['id']}: source {card['source']} but its least certain effect is "
+                             f"{least_certain(parts)}")
+
+
+check_sources()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .content import RESOURCES
-from .decisions import ask, register, resolve, update
+from .moves import ask, register, resolve, update
 
 
 def resources(state: dict, seat: int) -> dict:

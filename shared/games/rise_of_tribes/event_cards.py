@@ -5,25 +5,15 @@ from __future__ import annotations
 
 from shared.engine.zones import emit_reshuffle
 
-from .board import (has_status, hex_count, least_populated, members, occupied, opponents_in,
-                    seats_in)
+from .board import has_status, hex_count, least_populated, members, occupied, opponents_in, seats_in
 from .content import EVENTS, RESOURCE_OF, RESOURCES
-from .decisions import ask, register, resolve, update
 from .economy import affordable, gain, pay, total
 from .goals import draw
-from .slots import active_ops, slot_of
+from .moves import ask, register, resolve, update
+from .slots import active_ops, blocked, slot_of
 
 
-# ----- queries ------------------------------------------------------------------------------
-def blocked(state: dict, hex_: int, what: str) -> bool:
-    """Whether an active event (Invaders) forbids ``what`` ("gather", "build") in ``hex_``."""
-    for eff, i in active_ops(state, "block"):
-        slot = state["events"]["slots"][i]
-        if what in eff["what"] and slot["hex"] == hex_ and slot["tokens"] > 0:
-            return True
-    return False
-
-
+# ----- leaving play -------------------------------------------------------------------------
 def leave(tx, slot: int) -> None:
     tx.emit("event_left", {"slot": slot, "event": tx.state["events"]["slots"][slot]["id"]})
 
@@ -53,7 +43,8 @@ def react_to_doubles(tx) -> None:
 
 
 def draw_event(tx) -> None:
-    """Draw the top event into an empty slot (none when both slots hold active events)."""
+    """Draw the top event into an empty slot (none when both slots hold active events; the
+    caller decides that before the doubles' reactions, see ``flow``)."""
     state = tx.state
     ev = state["events"]
     if None not in ev["slots"]:
@@ -98,7 +89,8 @@ def _place(tx, slot: int, op: dict, exclude: int | None) -> None:
     if len(options) == 1:
         put_token(tx, slot, options[0], op)
     else:
-        ask(tx, state["turn"]["seat"], "place_token", slot=slot, options=options, op=op)
+        rule = {k: v for k, v in op.items() if k not in ("source", "note")}
+        ask(tx, state["turn"]["seat"], "place_token", slot=slot, options=options, op=rule)
 
 
 def put_token(tx, slot: int, hex_: int, op: dict) -> None:

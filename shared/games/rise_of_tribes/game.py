@@ -1,13 +1,15 @@
-"""Rise of Tribes as an engine ``Game``: metadata, options, setup and the contract methods."""
+"""Rise of Tribes as an engine ``Game``: metadata, options, dealing the components, and the
+contract methods."""
 from __future__ import annotations
 
 from marshmallow import Schema, fields
 
-from ...engine import Game, Outcome, Tx, ranks_from_scores
-from . import decisions, flow
+from ...engine import Game, Tx
+from . import flow, moves
 from .content import ACTIONS, DICE, EVENTS, TERRAINS, TRIBES, adjacency, goal_deck
+from .evolve import apply
 from .heuristic import heuristic
-from .reducer import apply
+from .scoring import outcome
 from .views import determinize, view
 
 
@@ -21,7 +23,7 @@ class RiseOfTribes(Game):
     title = "Rise of Tribes"
     min_players = 2
     max_players = 4
-    version = "1"
+    version = "2"
     Options = Options
 
     def setup(self, players, options, rng):
@@ -49,16 +51,16 @@ class RiseOfTribes(Game):
         apply(state, event)
 
     def legal_moves(self, state, seat):
-        return decisions.legal_moves(state, seat)
+        return moves.legal_moves(state, seat)
 
     def play(self, tx, seat, move):
-        decisions.play(tx, move)
+        moves.play(tx, move)
         flow.proceed(tx)
 
     def to_act(self, state):
-        if state.get("winner") is not None or not state:
+        if not state or state.get("winner") is not None:
             return []
-        d = decisions.top(state)
+        d = moves.top(state)
         return [d["seat"]] if d else []
 
     def view(self, state, seat):
@@ -68,13 +70,7 @@ class RiseOfTribes(Game):
         return determinize(view_, seat, rng)
 
     def outcome(self, state):
-        if state.get("winner") is None:
-            return None
-        scores = [s["score"] for s in state["seats"]]
-        ranks = ranks_from_scores(scores)
-        ranks = [1 if s == state["winner"] else max(2, r) for s, r in enumerate(ranks)]
-        return Outcome(ranks=ranks, scores=scores, details={"winner": state["winner"],
-                                                            "turns": state["turn"]["number"]})
+        return outcome(state)
 
     def heuristic(self, state, seat):
         return heuristic(state, seat)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .board import hexes_with_status, largest_group, on_board
 from .content import GOALS, TERRAINS
 from .economy import affordable, pay
+from .villages import villages_of
 
 
 def abilities(state: dict, seat: int, kind: str) -> list[dict]:
@@ -28,11 +29,6 @@ def boosted(state: dict, seat: int, action: str, numbers: dict) -> dict:
         if ab["action"] == action:
             out[ab["field"]] += ab["amount"]
     return out
-
-
-def villages_of(state: dict, seat: int) -> int:
-    """Villages on the map plus a Hidden Village on the player board."""
-    return state["village"].count(seat) + (1 if state["seats"][seat]["board_village"] else 0)
 
 
 def condition_met(state: dict, seat: int, cond: dict) -> bool:

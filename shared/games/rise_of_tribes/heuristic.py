@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from .board import hexes_with_status, move_destinations, occupied, population, population_limit
 from .content import GOALS
-from .goals import can_complete, villages_of
-from .powers import has_power, village_costs
+from .goals import can_complete
+from .powers import has_power
+from .villages import village_costs, villages_of
 
 
 def _survivors(state: dict, seat: int, limit: int) -> float:

@@ -1,14 +1,17 @@
-"""Tribal Powers (variant): each leader's chosen power, as queries and the moves some grant.
+"""Tribal Powers (variant, rulebook page 10): each leader's chosen power, as queries and the
+moves some grant.
 
 Passive powers are asked about where they apply (``has_power``); active ones offer moves at the
-points of the turn where the rulebook allows them (``free_moves``) or their own decisions.
+points of the turn where the rulebook allows them (``free_moves``, the any-time Trader) or their
+own decisions. Wayfarers belongs to the MOVE action and is offered there (``actions``).
 """
 from __future__ import annotations
 
-from .board import neighbours, occupied, opponents_in, is_outer, members
+from .board import members, neighbours, occupied, opponents_in
 from .content import RESOURCE_OF, RESOURCES, TRIBES
-from .decisions import ask, register, resolve
 from .economy import ask_payment, gain, pay, play_trade, total, trade_moves
+from .moves import ask, register, register_anytime, resolve
+from .slots import blocked
 
 
 def power(state: dict, seat: int) -> str | None:
@@ -17,15 +20,6 @@ def power(state: dict, seat: int) -> str | None:
 
 def has_power(state: dict, seat: int, name: str) -> bool:
     return state["seats"][seat]["power"] == name
-
-
-def village_costs(state: dict, seat: int) -> list[tuple[dict, str | None]]:
-    """The ways ``seat`` may pay for a village: the tribe board's cost, or with Crafty Builders
-    that cost less 1 resource of their choice (paired with the resource saved)."""
-    cost = TRIBES[state["seats"][seat]["tribe"]]["village_cost"]
-    if not has_power(state, seat, "crafty_builders"):
-        return [(cost, None)]
-    return [({r: k - (r == save) for r, k in cost.items()}, save) for save in RESOURCES if cost.get(save, 0) > 0]
 
 
 # ----- choosing a power at setup ---------------------------------------------------------------
@@ -41,35 +35,30 @@ def _play_power(tx, d, move):
 register("power", _legal_power, _play_power)
 
 
-# ----- moves available at the action and goal points of your own turn --------------------------
-def free_moves(state: dict, seat: int, where: str) -> list[dict]:
-    p = power(state, seat)
-    used = state["turn"]["used"]
-    if p == "trader":
-        return trade_moves(state, seat)
-    if p == "exogamy" and "exogamy" not in used and total(state, seat) >= 2 and state["seats"][seat]["supply"] > 0:
-        return [{"type": "exogamy", "hex": h, "target": t} for h in occupied(state, seat) for t in opponents_in(state, h, seat)]
-    if p == "wayfarers" and where == "action" and "wayfarers" not in used and state["seats"][seat]["res"]["wood"] >= 1:
-        moved = state["turn"]["moved"]
-        return [{"type": "wayfarers", "from": h} for h in occupied(state, seat)
-                if is_outer(state, h) and members(state, h, seat) > moved[h]]
+# ----- Trader: at any time on your turn ---------------------------------------------------------
+def _legal_trader(state: dict, seat: int) -> list[dict]:
+    return trade_moves(state, seat) if has_power(state, seat, "trader") else []
+
+
+register_anytime("trade", _legal_trader, play_trade)
+
+
+# ----- Exogamy: at the action and goal points of your own turn ----------------------------------
+def free_moves(state: dict, seat: int) -> list[dict]:
+    """Exogamy, once during the turn, when choosing an action and in step 5."""
+    if (has_power(state, seat, "exogamy") and "exogamy" not in state["turn"]["used"]
+            and total(state, seat) >= 2 and state["seats"][seat]["supply"] > 0):
+        return [{"type": "exogamy", "hex": h, "target": t} for h in occupied(state, seat)
+                for t in opponents_in(state, h, seat)]
     return []
 
 
 def play_free(tx, seat: int, move: dict) -> None:
-    from .actions import start_move  # actions asks powers about GROW/GATHER/MOVE: import late
-
-    if move["type"] == "trade":
-        play_trade(tx, seat, move)
-    elif move["type"] == "exogamy":
-        tx.emit("used", {"flag": "exogamy"})
-        tx.emit("members_removed", {"seat": move["target"], "hex": move["hex"], "count": 1, "why": "exogamy"})
-        tx.emit("members_added", {"seat": seat, "hex": move["hex"], "count": 1, "why": "exogamy"})
-        ask_payment(tx, seat, 2, move["target"])
-    elif move["type"] == "wayfarers":
-        tx.emit("used", {"flag": "wayfarers"})
-        pay(tx, seat, {"wood": 1})
-        start_move(tx, seat, "wayfarers", None, source=move["from"])
+    """Carry out a ``free_moves`` move (Exogamy)."""
+    tx.emit("used", {"flag": "exogamy"})
+    tx.emit("members_removed", {"seat": move["target"], "hex": move["hex"], "count": 1, "why": "exogamy"})
+    tx.emit("members_added", {"seat": seat, "hex": move["hex"], "count": 1, "why": "exogamy"})
+    ask_payment(tx, seat, 2, move["target"])
 
 
 # ----- Light in the Dark -------------------------------------------------------------------------
@@ -92,12 +81,22 @@ def _play_light(tx, d, move):
 register("light", _legal_light, _play_light)
 
 
-# ----- Intimidate ----------------------------------------------------------------------------------
+# ----- Intimidate: once per turn, on any player's turn, before conflict ---------------------------
 def intimidate_moves(state: dict, seat: int) -> list[dict]:
     if not has_power(state, seat, "intimidate") or "intimidate" in state["turn"]["used"] or total(state, seat) < 2:
         return []
     return [{"type": "intimidate", "hex": h, "target": t, "to": to}
             for h in occupied(state, seat) for t in opponents_in(state, h, seat) for to in neighbours(state, h)]
+
+
+def offer_intimidate(tx) -> None:
+    """Before conflict, ask every player who may Intimidate this turn (the current player first)."""
+    state = tx.state
+    n, current = state["n"], state["turn"]["seat"]
+    order = [(current + k) % n for k in range(n)]
+    for seat in reversed(order):  # the stack's top is answered first
+        if intimidate_moves(state, seat):
+            ask(tx, seat, "intimidate")
 
 
 def _legal_intimidate(state, d):
@@ -118,7 +117,8 @@ register("intimidate", _legal_intimidate, _play_intimidate)
 
 # ----- Shared Bounty -------------------------------------------------------------------------------
 def _bounty_options(state: dict, seat: int) -> list[str]:
-    kinds = {RESOURCE_OF[state["terrain"][h]] for h in occupied(state, seat)}
+    """Resources of the hexes ``seat`` may gather from: occupied and not blocked by Invaders."""
+    kinds = {RESOURCE_OF[state["terrain"][h]] for h in occupied(state, seat) if not blocked(state, h, "gather")}
     return [r for r in RESOURCES if r in kinds and state["supply"][r] > 0]
 
 

@@ -1,4 +1,4 @@
-"""Queries on the two event slots: which effects are active, and where raiders stand."""
+"""Queries on the two event slots: which effects are active, where raiders stand, what they block."""
 from __future__ import annotations
 
 from .content import EVENTS
@@ -29,3 +29,12 @@ def raiders_at(state: dict, hex_: int) -> tuple[int, int | None]:
         if slot["hex"] == hex_ and slot["tokens"] > 0:
             return slot["tokens"], i
     return 0, None
+
+
+def blocked(state: dict, hex_: int, what: str) -> bool:
+    """Whether an active event (Invaders) forbids ``what`` ("gather", "build") in ``hex_``."""
+    for eff, i in active_ops(state, "block"):
+        slot = state["events"]["slots"][i]
+        if what in eff["what"] and slot["hex"] == hex_ and slot["tokens"] > 0:
+            return True
+    return False

@@ -114,7 +114,7 @@ def types(state, seat):
 
 
 def decision(state):
-    from shared.games.rise_of_tribes.decisions import top
+    from shared.games.rise_of_tribes.moves import top
 
     return top(state)
 

@@ -29,8 +29,8 @@ def test_roll_is_drawn_when_the_turn_rolls_not_before():
     from .scenarios import two
 
     state = at(two(), 1, kind="goals", step="goals")
-    a, ev_a = play(state, 1, {"type": "end_turn"}, Dice("sun", "sun"))
-    b, ev_b = play(state, 1, {"type": "end_turn"}, Dice("moon", "blank"))
+    _, ev_a = play(state, 1, {"type": "end_turn"}, Dice("sun", "sun"))
+    _, ev_b = play(state, 1, {"type": "end_turn"}, Dice("moon", "blank"))
     assert [e["data"]["dice"] for e in ev_a if e["type"] == "rolled"] == [["sun", "sun"]]
     assert [e["data"]["dice"] for e in ev_b if e["type"] == "rolled"] == [["moon", "blank"]]
 
@@ -62,3 +62,25 @@ def test_bots_random_and_greedy_finish_games(players):
 def test_views_open_once_the_game_is_over():
     result = check_playouts(GAME, 2, {}, seeds=[11])[0]
     assert GAME.view(result.state, None) == result.state
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=["base", "tribal_powers"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_view_to_act_and_legal_moves_total_over_every_intermediate_state_of_the_log(players, options):
+    """Fold random matches one event at a time (not one move at a time): after every single
+    event, the view of each seat and of a spectator, ``to_act`` and every seat's legal moves are
+    defined (a client or an audit may stop anywhere in the log)."""
+    from shared.canonical import encode
+
+    for seed in (21, 22):
+        events = check_playouts(GAME, players, options, seeds=[seed], full_check_every=10_000)[0].events
+        state = {}
+        for event in events:
+            state = GAME.evolve(state, event)
+            for seat in list(range(players)) + [None]:
+                encode(GAME.view(state, seat))
+            acting = GAME.to_act(state)
+            assert all(0 <= s < players for s in acting)
+            for seat in range(players):
+                assert isinstance(GAME.legal_moves(state, seat), list)
+        assert GAME.outcome(state) is not None

@@ -35,3 +35,37 @@ def test_options_schema_and_player_counts():
     for bad_players, opts in ((1, {}), (5, {}), (3, {"tribal_powers": "maybe"}), (3, {"other": 1})):
         with pytest.raises(ValueError):
             GAME.validate_options(bad_players, opts)
+
+
+def test_source_labels_name_where_each_effect_comes_from():
+    """Issue 12: a label names the origin of the effect, not only of the name. Altar, Sabertooth
+    Tiger and Abandoned Village are names from the Deluxe list with effects of ours; the
+    Mammoth's placement is the rulebook's clarification, its hunt is ours; the dice symbols are
+    the rulebook's, their counts ours, and the starting faces come from reviews."""
+    events = content.EVENTS
+    for card in ("altar", "sabertooth_tiger", "abandoned_village"):
+        assert events[card]["name_source"] == "public" and events[card]["source"] == "house"
+        assert all(op["source"] == "house" for op in content.event_effects(events[card]))
+    mammoth = {op["op"]: op["source"] for op in content.event_effects(events["mammoth"])}
+    assert events["mammoth"]["name_source"] == "rulebook" and mammoth == {"place": "rulebook", "hunt": "house"}
+    assert events["mammoth"]["source"] == "house"
+    faces = content.DICE["faces"]
+    assert faces["source"] == "house" and faces["symbols_source"] == "rulebook"
+    assert content.DICE["start_on_each_action"]["source"] == "public"
+
+
+def test_content_check_rejects_a_card_labelled_more_certain_than_its_effects():
+    card = content.EVENTS["altar"]
+    card["source"] = "public"
+    try:
+        with pytest.raises(ValueError, match="altar"):
+            content.check_sources()
+    finally:
+        card["source"] = "house"
+    del card["effects"][0]["source"]
+    try:
+        with pytest.raises(ValueError, match="altar"):
+            content.check_sources()
+    finally:
+        card["effects"][0]["source"] = "house"
+    content.check_sources()

@@ -59,11 +59,13 @@ def test_event_mild_winter_grow_two_more_and_a_token_per_grow():
     assert slot(state, "mild_winter")["stock"] == {"food": 1}
 
 
-def test_event_mild_winter_token_removed_even_without_growing_and_leaves_when_empty():
+def test_event_mild_winter_token_removed_whether_or_not_the_additional_members_grow():
+    """Rulebook p.8: "A token is removed from the card whenever a player takes the GROW action,
+    whether or not they grow the additional tribe members"; the card leaves when empty."""
     state = two()
     activate(state, "mild_winter", 1, stock={"food": 1})
-    state = run(state, 0, action_move(state, "grow", "standard"), {"type": "done"})
-    assert state["pop"][0][0] == 2
+    state = run(state, 0, action_move(state, "grow", "standard"), {"type": "grow", "hex": 0}, {"type": "done"})
+    assert state["pop"][0][0] == 3
     assert state["events"]["slots"][1] is None and state["events"]["discard"] == ["mild_winter"]
 
 
@@ -149,13 +151,38 @@ def test_event_invaders_fight_in_conflict_and_last_one_scores_two():
     assert state["seats"][0]["score"] == 2
 
 
+def test_event_invaders_only_the_active_player_who_removes_the_last_one_scores():
+    """Invaders: "The active player who removes the last Invader in a conflict scores 2 points".
+    The current player (1 member) falls in the first round; seat 1 removes the last Invader in
+    the third: nobody scores (seat 1 is not the active player)."""
+    state = two({0: {0: 1, 1: 4}, 5: {0: 1}, 8: {1: 3}})
+    activate(state, "invaders", 0, hex=0, tokens=3)
+    state["turn"]["actions"] = ["lead"]
+    state["turn"]["rolled"] = ["blank"]
+    state = run(state, 0, {"type": "act", "action": "move", "face": "blank"}, {"type": "done"})
+    assert state["pop"][0] == [0, 1] and state["events"]["slots"][0] is None
+    assert [s["score"] for s in state["seats"]] == [0, 0]
+
+
+def test_event_invaders_active_player_present_in_the_last_round_scores_with_another_side():
+    state = two({0: {0: 3, 1: 3}, 8: {1: 3}})
+    activate(state, "invaders", 0, hex=0, tokens=2)
+    state["turn"]["actions"] = ["lead"]
+    state["turn"]["rolled"] = ["blank"]
+    state = run(state, 0, {"type": "act", "action": "move", "face": "blank"}, {"type": "done"})
+    assert state["pop"][0] == [0, 0]  # rounds: [2,2]+1, [1,1]+0, [0,0]
+    assert state["seats"][0]["score"] == 2
+
+
 def test_event_invaders_grow_by_one_on_later_doubles_max_five():
+    """(and, both slots being full on that roll, no event is drawn into the slot Drought frees)"""
     state = two()
     activate(state, "invaders", 0, hex=4, tokens=4)
     activate(state, "drought", 1)
     state = at(state, 1, kind="goals", step="goals")
     state, _ = play(state, 1, {"type": "end_turn"}, Dice("blank", "blank"))
     assert slot(state, "invaders")["tokens"] == 5
+    assert state["events"]["slots"][1] is None
     state = at(state, 1, kind="goals", step="goals")
     state["events"]["slots"][1] = {"id": "altar", "stock": {}, "hex": None, "tokens": 0, "paid": 0}
     state["events"]["deck"].remove("altar")
@@ -208,7 +235,7 @@ def test_event_discovery_not_when_entering_a_hex_you_share_or_an_empty_one():
     activate(state, "discovery", 0, stock={"food": 2, "wood": 2, "stone": 2})
     state = run(state, 0, action_move(state, "move", "standard"), {"type": "move_from", "hex": 0},
                 {"type": "move_to", "hex": 1}, {"type": "move_count", "count": 1})
-    assert decision(state)["kind"] == "action"
+    assert decision(state)["kind"] == "move_from"  # no Discovery: the MOVE goes on
 
 
 def test_event_discovery_leaves_when_empty():

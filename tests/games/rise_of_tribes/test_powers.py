@@ -70,6 +70,21 @@ def test_power_shared_bounty_not_without_a_shared_hex():
     assert sum(state["seats"][1]["res"].values()) == 0
 
 
+def test_power_shared_bounty_pays_nothing_for_a_hex_blocked_by_invaders():
+    """Shared Bounty "gather 1 resource from any hex you occupy": nobody may gather from the
+    Invaders' hex, so it gives nothing; the lake held with Invaders is not among the choices."""
+    from .helpers import activate
+
+    state = with_power(1, "shared_bounty", {0: {1: 2}, 8: {0: 2, 1: 1}}, tribes=("daba", "mukaan"))
+    activate(state, "invaders", 0, hex=0, tokens=1)
+    state = run(state, 0, action_move(state, "gather", "weak"), {"type": "gather", "hex": 8})
+    assert state["seats"][1]["res"] == {"food": 0, "wood": 0, "stone": 1}  # mountain 8 only, no decision
+    state = with_power(1, "shared_bounty", {4: {0: 2, 1: 1}, 8: {0: 1}}, tribes=("daba", "mukaan"))
+    activate(state, "invaders", 0, hex=4, tokens=1)
+    state = run(state, 0, action_move(state, "gather", "weak"), {"type": "gather", "hex": 8})
+    assert sum(state["seats"][1]["res"].values()) == 0 and decision(state)["seat"] == 0
+
+
 def test_power_intimidate_pay_two_to_push_an_opponent_before_conflict():
     state = with_power(0, "intimidate", {4: {0: 3, 1: 3}, 8: {1: 1}}, tribes=("mukaan", "kiror"))
     give(state, 0, stone=2)
@@ -81,6 +96,32 @@ def test_power_intimidate_pay_two_to_push_an_opponent_before_conflict():
     assert decision(state)["kind"] == "goals" and state["supply"]["stone"] == 24
 
 
+def test_power_intimidate_once_per_turn_on_any_players_turn():
+    """Intimidate: "Once per turn, before conflict" — on an opponent's turn as well."""
+    state = with_power(1, "intimidate", {4: {0: 3, 1: 3}, 8: {1: 1}}, tribes=("daba", "mukaan"))
+    give(state, 1, food=2)
+    state = to_conflict(state, seat=0)
+    d = decision(state)
+    assert d["kind"] == "intimidate" and d["seat"] == 1 and state["turn"]["seat"] == 0
+    assert {"type": "intimidate", "hex": 4, "target": 0, "to": 5} in legal(state, 1)
+    state = run(state, 1, {"type": "intimidate", "hex": 4, "target": 0, "to": 5},
+                {"type": "pay", "resource": "food"}, {"type": "pay", "resource": "food"})
+    assert state["pop"][4] == [2, 3] and state["pop"][5][0] == 1
+    assert "intimidate" in state["turn"]["used"] and decision(state)["kind"] == "goals"
+    from shared.games.rise_of_tribes.powers import intimidate_moves
+
+    give(state, 1, food=2)
+    assert intimidate_moves(state, 1) == []  # once per turn
+
+
+def test_power_intimidate_may_be_declined_on_an_opponents_turn():
+    state = with_power(1, "intimidate", {4: {0: 3, 1: 3}, 8: {1: 1}}, tribes=("daba", "mukaan"))
+    give(state, 1, food=2)
+    state = to_conflict(state, seat=0)
+    state = run(state, 1, {"type": "skip"})
+    assert state["pop"][4] == [0, 0] and state["seats"][1]["res"]["food"] == 2
+
+
 def test_power_trader_two_of_one_for_one_of_another_at_any_time_on_your_turn():
     state = with_power(0, "trader")
     give(state, 0, food=2)
@@ -90,6 +131,36 @@ def test_power_trader_two_of_one_for_one_of_another_at_any_time_on_your_turn():
     state = at(state, 0, kind="goals", step="goals")
     give(state, 0, wood=3)
     assert {"type": "trade", "give": "wood", "get": "food"} in legal(state, 0)
+
+
+def test_power_trader_at_any_time_on_your_turn_within_any_decision():
+    """Trader: "You can, at any time on your turn": beside the GROW, MOVE and payment decisions
+    too, leaving the decision in place."""
+    state = with_power(0, "trader", {0: {0: 3}, 4: {0: 3, 1: 1}, 8: {1: 3}})
+    give(state, 0, food=4)
+    state = run(state, 0, action_move(state, "grow", "standard"))
+    assert {"type": "trade", "give": "food", "get": "wood"} in legal(state, 0)
+    state = run(state, 0, {"type": "trade", "give": "food", "get": "wood"})
+    assert decision(state)["kind"] == "grow" and decision(state)["left"] == 3
+    assert state["seats"][0]["res"] == {"food": 2, "wood": 1, "stone": 0}
+    state = run(state, 0, {"type": "grow", "hex": 0}, {"type": "done"},
+                {"type": "act", "action": "move", "face": state["turn"]["rolled"][0]},
+                {"type": "move_from", "hex": 0}, {"type": "move_to", "hex": 1})
+    assert decision(state)["kind"] == "move_count"
+    assert {"type": "trade", "give": "food", "get": "stone"} in legal(state, 0)
+
+
+def test_power_trader_not_on_another_players_turn():
+    state = with_power(1, "trader", {0: {0: 2}, 8: {1: 3}})
+    give(state, 0, food=1, wood=1, stone=1)
+    give(state, 1, food=3, wood=1, stone=1)
+    from .test_events import draw_on_doubles
+
+    state, _ = draw_on_doubles(state, "abandoned_village")
+    assert decision(state)["seat"] == 0 and "trade" not in types(state, 0)
+    state = run(state, 0, {"type": "pass"})
+    assert decision(state)["seat"] == 1 and decision(state)["kind"] == "abandoned_village"
+    assert "trade" not in types(state, 1)  # seat 0's turn
 
 
 def test_power_crafty_builders_villages_cost_one_less_of_choice():
@@ -135,17 +206,39 @@ def test_power_light_in_the_dark_may_be_declined():
     assert state["turn"]["rolled"] == ["moon", "sun"] and state["seats"][0]["res"]["food"] == 1
 
 
-def test_power_wayfarers_pay_wood_to_relocate_between_outer_hexes_besides_move():
-    state = with_power(0, "wayfarers", {0: {0: 4}, 8: {1: 3}}, tribes=("kaha", "kiror"))
+def test_power_wayfarers_only_with_a_move_action_in_addition_to_it():
+    """Wayfarers: "In addition to your normal MOVE, you may pay 1 wood to relocate any number of
+    tribe members from one outer hex to any other outer hex": offered while a MOVE lasts, once,
+    and the MOVE's own moves are still all there afterwards."""
+    state = with_power(0, "wayfarers", {0: {0: 4}, 2: {0: 2}, 8: {1: 3}}, tribes=("kaha", "kiror"))
     give(state, 0, wood=1)
+    assert "wayfarers" not in types(state, 0)  # not when choosing an action
+    state = run(state, 0, action_move(state, "gather", "weak"), {"type": "gather", "hex": 0})
+    assert "wayfarers" not in types(state, 0)
+    state = run(state, 0, action_move(state, "move", "weak"))
     assert {"type": "wayfarers", "from": 0} in legal(state, 0)
     state = run(state, 0, {"type": "wayfarers", "from": 0})
     assert 4 not in {m["hex"] for m in legal(state, 0)}  # the inner hex is not outer
     state = run(state, 0, {"type": "move_to", "hex": 6}, {"type": "move_count", "count": 4})
     assert state["pop"][6][0] == 4 and state["seats"][0]["res"]["wood"] == 0
-    assert "wayfarers" not in types(state, 0)
-    state = run(state, 0, action_move(state, "move", "strong"))
-    assert legal(state, 0) == [{"type": "done"}]  # each member moves once a turn
+    d = decision(state)
+    assert d["kind"] == "move_from" and d["left"] == 2  # back to the MOVE, its 2 moves intact
+    assert legal(state, 0) == [{"type": "move_from", "hex": 2}, {"type": "done"}]  # the relocated moved once
+    state = run(state, 0, {"type": "move_from", "hex": 2}, {"type": "move_to", "hex": 5},
+                {"type": "move_count", "count": 2})
+    assert state["pop"][5][0] == 2 and decision(state)["kind"] == "goals"  # both actions done
+
+
+def test_power_wayfarers_once_a_turn_and_after_the_moves_are_spent():
+    state = with_power(0, "wayfarers", {0: {0: 3}, 2: {0: 2}, 8: {1: 3}}, tribes=("kaha", "kiror"))
+    give(state, 0, wood=2)
+    state = run(state, 0, action_move(state, "move", "weak"), {"type": "move_from", "hex": 0},
+                {"type": "move_to", "hex": 1}, {"type": "move_count", "count": 2})
+    assert legal(state, 0) == [{"type": "wayfarers", "from": 0}, {"type": "wayfarers", "from": 2},
+                               {"type": "done"}]  # no moves left, Wayfarers still open
+    state = run(state, 0, {"type": "wayfarers", "from": 2}, {"type": "move_to", "hex": 8},
+                {"type": "move_count", "count": 1})
+    assert decision(state)["kind"] == "action" and state["seats"][0]["res"]["wood"] == 1
 
 
 def test_power_focussed_effort_one_extra_from_a_hex_with_four_members():

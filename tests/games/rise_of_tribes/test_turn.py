@@ -59,6 +59,21 @@ def test_rule_step2_no_event_when_both_slots_hold_active_events():
     assert decision(state)["kind"] == "action"  # the turn continues
 
 
+def test_rule_step2_no_event_when_both_slots_full_even_if_an_active_event_leaves_on_that_roll():
+    """"If both slots contain currently active events, then no additional event is triggered":
+    Drought leaves on these doubles, its slot stays empty until the next doubles."""
+    state = two()
+    activate(state, "drought", 0)
+    activate(state, "plentiful_food", 1, stock={"food": 6})
+    deck = list(state["events"]["deck"])
+    state, events = _end_turn(state, 1, ("sun", "sun"))
+    assert [e["type"] for e in events if e["type"].startswith("event_")] == ["event_left"]
+    assert state["events"]["slots"][0] is None and state["events"]["deck"] == deck
+    assert state["events"]["discard"] == ["drought"]
+    state, events = _end_turn(state, 0, ("moon", "moon"))
+    assert state["events"]["slots"][0]["id"] == deck[0]  # the next doubles draw into it
+
+
 def test_rule_step2_event_deck_reshuffled_from_discard_when_empty():
     state = two()
     state["events"]["discard"] = list(state["events"]["deck"])
@@ -74,7 +89,7 @@ def test_rule_step2_event_deck_reshuffled_from_discard_when_empty():
 def test_rule_step3_die_goes_first_pushing_rightmost_out_as_loose_die():
     state = two(rolled=("sun", "blank"))
     state["dice"]["lead"] = ["moon", "blank", "sun"]
-    state, events = play(state, 0, {"type": "act", "action": "lead", "face": "sun"})
+    state, _ = play(state, 0, {"type": "act", "action": "lead", "face": "sun"})
     assert state["dice"]["lead"] == ["sun", "moon", "blank"]
     assert state["loose"] == ["sun"]
     assert state["turn"]["rolled"] == ["blank"]
@@ -127,7 +142,19 @@ def test_rule_grow_adds_members_by_strength(strength, count):
 def test_rule_grow_only_in_hexes_you_occupy():
     state = two({0: {0: 2}, 5: {0: 1}, 8: {1: 3}})
     state = run(state, 0, action_move(state, "grow", "standard"))
-    assert {m.get("hex") for m in legal(state, 0)} == {0, 5, None}
+    assert {m.get("hex") for m in legal(state, 0)} == {0, 5}
+
+
+def test_rule_grow_adds_members_cannot_end_before_adding_one():
+    """GROW: "Add the number of tribe members indicated": ``done`` only once a member is added
+    (the additional ones may be declined, Mild Winter's clarification)."""
+    state = two()
+    state = run(state, 0, action_move(state, "grow", "standard"))
+    assert {"type": "done"} not in legal(state, 0)
+    state = run(state, 0, {"type": "grow", "hex": 0})
+    assert {"type": "done"} in legal(state, 0)
+    state = run(state, 0, {"type": "done"})
+    assert state["pop"][0][0] == 3 and decision(state)["kind"] == "action"
 
 
 def test_example_grow_split_between_hexes():
@@ -145,41 +172,83 @@ def test_rule_grow_limited_by_supply():
 
 
 # ----- MOVE -----------------------------------------------------------------------------------
+def _move(state, src, dst, count, seat=0):
+    return run(state, seat, {"type": "move_from", "hex": src}, {"type": "move_to", "hex": dst},
+               {"type": "move_count", "count": count})
+
+
 @pytest.mark.parametrize("strength,most", [("weak", 2), ("standard", 3), ("strong", 5)])
 def test_rule_move_up_to_n_members_by_strength(strength, most):
+    """"Move up to the number of tribe members indicated by the Action Board"."""
     state = two({4: {0: 6}, 8: {1: 3}})
     state = run(state, 0, action_move(state, "move", strength), {"type": "move_from", "hex": 4},
                 {"type": "move_to", "hex": 1})
     assert [m["count"] for m in legal(state, 0)] == list(range(1, most + 1))
     state = run(state, 0, {"type": "move_count", "count": most})
     assert state["pop"][1][0] == most and state["pop"][4][0] == 6 - most
+    assert decision(state)["kind"] == "action"  # every move of the action is used
 
 
-def test_rule_move_from_one_hex_to_an_adjacent_hex_only():
+def test_rule_move_strength_is_a_number_of_one_hex_moves_split_among_groups_and_hexes():
+    """MOVE 3 (rulebook p.5, read with "a base movement of 1 hex per move"): one member from hex 0
+    to 1, then two from hex 2 to 5, in the same action; then the action is over."""
+    state = two({0: {0: 3}, 2: {0: 2}, 8: {1: 3}})
+    state = run(state, 0, action_move(state, "move", "standard"))
+    state = _move(state, 0, 1, 1)
+    d = decision(state)
+    assert d["kind"] == "move_from" and d["left"] == 2
+    assert legal(state, 0) == [{"type": "move_from", "hex": 0}, {"type": "move_from", "hex": 2}, {"type": "done"}]
+    state = run(state, 0, {"type": "move_from", "hex": 2}, {"type": "move_to", "hex": 5})
+    assert [m["count"] for m in legal(state, 0)] == [1, 2]
+    state = run(state, 0, {"type": "move_count", "count": 2})
+    assert [row[0] for row in state["pop"]] == [2, 1, 0, 0, 0, 2, 0, 0, 0]
+    assert decision(state)["kind"] == "action"
+
+
+def test_rule_move_split_from_one_hex_to_two_neighbours():
+    state = two({4: {0: 5}, 8: {1: 3}})
+    state = run(state, 0, action_move(state, "move", "strong"))
+    state = _move(state, 4, 1, 2)
+    state = _move(state, 4, 7, 3)
+    assert state["pop"][4][0] == 0 and state["pop"][1][0] == 2 and state["pop"][7][0] == 3
+
+
+def test_rule_move_a_single_tribe_member_can_only_be_moved_once_in_a_turn():
+    """"A single tribe member can only be moved once in a turn": with moves left, the members
+    that arrived in hex 1 cannot go on to hex 2; only hex 1's unmoved member may still move."""
+    state = two({0: {0: 2}, 1: {0: 1}, 8: {1: 3}})
+    state = run(state, 0, action_move(state, "move", "strong"))
+    state = _move(state, 0, 1, 2)
+    assert decision(state)["left"] == 3
+    assert legal(state, 0) == [{"type": "move_from", "hex": 1}, {"type": "done"}]
+    state = run(state, 0, {"type": "move_from", "hex": 1}, {"type": "move_to", "hex": 2})
+    assert [m["count"] for m in legal(state, 0)] == [1]  # 3 moves left, one unmoved member
+    state = run(state, 0, {"type": "move_count", "count": 1})
+    assert state["pop"][1][0] == 2 and state["pop"][2][0] == 1
+    assert decision(state)["kind"] == "action"  # nobody left who has not moved
+    assert state["turn"]["moved"][1] == 2 and state["turn"]["moved"][2] == 1
+
+
+def test_rule_move_base_movement_of_one_hex_per_move():
     state = two({0: {0: 3}, 8: {1: 3}})
     state = run(state, 0, action_move(state, "move", "standard"), {"type": "move_from", "hex": 0})
     assert sorted(m["hex"] for m in legal(state, 0)) == [1, 3]
 
 
-def test_rule_move_ignores_terrain_and_opponents():
+def test_rule_move_neither_terrain_nor_opponents_affect_movement():
     state = two({4: {0: 3}, 5: {1: 3}})
     state = run(state, 0, action_move(state, "move", "standard"), {"type": "move_from", "hex": 4})
     assert 5 in {m["hex"] for m in legal(state, 0)}
 
 
-def test_rule_move_each_member_at_most_once_per_turn():
-    state = two({0: {0: 3}, 8: {1: 3}})
-    state = run(state, 0, action_move(state, "move", "standard"), {"type": "move_from", "hex": 0},
-                {"type": "move_to", "hex": 1}, {"type": "move_count", "count": 2})
-    assert state["turn"]["moved"][1] == 2
-    from shared.games.rise_of_tribes.actions import _sources
-
-    assert _sources(state, 0, "move") == [0]  # the moved two may not move again
-
-
-def test_rule_move_may_move_nobody():
+def test_rule_move_up_to_may_move_nobody_or_stop_early():
     state = two()
     state = run(state, 0, action_move(state, "move", "standard"), {"type": "done"})
+    assert state["pop"][0][0] == 2 and decision(state)["kind"] == "action"
+    state = two({0: {0: 3}, 8: {1: 3}})
+    state = run(state, 0, action_move(state, "move", "strong"))
+    state = _move(state, 0, 1, 1)
+    state = run(state, 0, {"type": "done"})
     assert state["pop"][0][0] == 2 and decision(state)["kind"] == "action"
 
 
@@ -355,8 +424,8 @@ def test_rule_village_destroyed_at_once_without_owner_members():
     state = two({0: {0: 2}, 8: {1: 3}})
     state["village"][0] = 0
     state["supply"]["villages"] = 11
-    state = run(state, 0, action_move(state, "move", "standard"), {"type": "move_from", "hex": 0},
-                {"type": "move_to", "hex": 1}, {"type": "move_count", "count": 2})
+    state = run(state, 0, action_move(state, "move", "standard"))
+    state = _move(state, 0, 1, 2)
     assert state["village"][0] is None and state["supply"]["villages"] == 12
 
 
@@ -402,6 +471,19 @@ def test_rule_reentry_into_occupied_hex_only_when_all_occupied():
     state = two({h: {1: 1} for h in range(9)})
     state, _ = _end_turn(state, 1)
     assert len(legal(state, 0)) == 9
+
+
+def test_rule_reentry_a_hex_holding_only_invaders_is_unoccupied():
+    """Elimination: "unoccupied if possible" counts tribe members; Invaders alone do not occupy
+    a hex (rulebook "Occupation: at least one of player's tribe members is on the hex")."""
+    state = two({0: {0: 0}, 8: {1: 3}})
+    activate(state, "invaders", 0, hex=4, tokens=3)
+    state, _ = _end_turn(state, 1)
+    assert {m["hex"] for m in legal(state, 0)} == set(range(8))  # 4 included, 8 not
+    state = two({h: {1: 1} for h in range(9) if h != 4})
+    activate(state, "invaders", 0, hex=4, tokens=3)
+    state, _ = _end_turn(state, 1)
+    assert legal(state, 0) == [{"type": "reenter", "hex": 4}]
 
 
 # ----- development abilities ------------------------------------------------------------------

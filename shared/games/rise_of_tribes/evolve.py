@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from shared.engine.zones import reshuffle
 
-from .content import RESOURCES, RULES, WIN
+from .content import RESOURCES, RULES
+from .scoring import reaches_win
 
 
 def _fresh_turn(seat: int, number: int, step: str, hexes: int) -> dict:
@@ -51,20 +52,28 @@ def _members_added(state, d, ev):
     state["seats"][d["seat"]]["supply"] -= d["count"]
 
 
+def _cap_moved(state: dict, hex_: int) -> None:
+    """Members of the current player who moved this turn and are no longer in ``hex_`` (removed
+    or pushed out) stop counting there; the unmoved ones go first."""
+    moved = state["turn"]["moved"]
+    moved[hex_] = min(moved[hex_], state["pop"][hex_][state["turn"]["seat"]])
+
+
 def _members_removed(state, d, ev):
     state["pop"][d["hex"]][d["seat"]] -= d["count"]
     state["seats"][d["seat"]]["supply"] += d["count"]
-    moved = state["turn"]["moved"]
-    moved[d["hex"]] = min(moved[d["hex"]], state["pop"][d["hex"]][state["turn"]["seat"]])
+    _cap_moved(state, d["hex"])
     sweep_villages(state)
 
 
 def _members_moved(state, d, ev):
+    """A move; with ``marks`` (MOVE, Wayfarers) the members count as moved this turn."""
     seat, src, dst, k = d["seat"], d["from"], d["to"], d["count"]
     state["pop"][src][seat] -= k
     state["pop"][dst][seat] += k
     if d.get("marks"):
         state["turn"]["moved"][dst] += k
+    _cap_moved(state, src)
     sweep_villages(state)
 
 
@@ -86,7 +95,7 @@ def _resources(state, d, ev):
 def _score(state, d, ev):
     seat = state["seats"][d["seat"]]
     seat["score"] += d["points"]
-    if seat["score"] >= WIN and state["winner"] is None:
+    if reaches_win(seat["score"]) and state["winner"] is None:
         state["winner"] = d["seat"]
 
 

@@ -46,7 +46,7 @@ def compile_steps(icons, tag: str) -> list[dict]:
 
 
 def step_options(state: dict, seat: int, step: dict) -> list[dict]:
-    """The ways to carry out ``step`` now (empty when it is impossible); skipping is extra."""
+    """The ways to carry out ``step`` now (empty when it is impossible); ``moves`` adds ``skip``."""
     c = content()
     s = state["seats"][seat]
     op = step["op"]

@@ -46,7 +46,8 @@ def test_notes_clause_table_names_real_modules_and_tests():
     table = notes.split("## Clause table", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in table.splitlines() if line.startswith("|") and not line.startswith("|--")][1:]
     assert len(rows) > 40
-    tests = {name for p in TESTS.glob("test_*.py") for name in re.findall(r"^def (test_\w+)", p.read_text(), re.M)}
+    tests = {name for p in TESTS.glob("test_*.py")
+             for name in re.findall(r"^def (test_\w+)", p.read_text(), re.MULTILINE)}
     modules = {p.name for p in PACKAGE.glob("*.py")} | {p.name for p in (PACKAGE / "data").glob("*.json")}
     for row in rows:
         cells = [c.strip() for c in row.strip("|").split("|")]

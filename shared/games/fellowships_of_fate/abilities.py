@@ -1,8 +1,10 @@
-"""The icon vocabulary: how an ability (a row of icons) becomes steps, and how each step resolves.
+"""Rulebook "Card abilities": how an ability (a row of icons) becomes steps, and how each step
+resolves.
 
 Every member, relic and sun-card ability is data (``content``); this module is the only
 interpreter. An ability compiles to a queue of steps resolved left to right; each step may be
-carried out or skipped, except that a Cost that is not paid ends the turn at once.
+carried out or skipped, except a Cost: one that can be paid must be paid ("You must return all
+tokens shown"), and one that cannot ends the turn at once.
 
 Steps (plain JSON):
 
@@ -19,9 +21,14 @@ from __future__ import annotations
 
 from . import obtaining
 from .content import content
-from .table import can_pay, field_cards, interrupt_targets
+from .explore import interrupt_targets
+from .obtaining import field_cards
 
 SKIP = {"type": "skip"}
+
+
+def can_pay(tokens: dict, cost: dict) -> bool:
+    return all(tokens.get(t, 0) >= n for t, n in cost.items())
 
 
 def compile_steps(icons, tag: str) -> list[dict]:
@@ -39,7 +46,7 @@ def compile_steps(icons, tag: str) -> list[dict]:
 
 
 def step_options(state: dict, seat: int, step: dict) -> list[dict]:
-    """The ways to carry out ``step`` now (empty when it is impossible); skipping is extra."""
+    """The ways to carry out ``step`` now (empty when it is impossible); ``moves`` adds ``skip``."""
     c = content()
     s = state["seats"][seat]
     op = step["op"]
@@ -64,16 +71,23 @@ def step_options(state: dict, seat: int, step: dict) -> list[dict]:
     raise ValueError(f"unknown step {step!r}")
 
 
+def may_skip(step: dict) -> bool:
+    """Every icon may be left out except a Cost, which is paid when it can be."""
+    return step["op"] != "cost"
+
+
+def moves(state: dict, seat: int, step: dict) -> list[dict]:
+    """The seat's legal moves at ``step``: the ways to carry it out, then ``skip`` where allowed."""
+    return step_options(state, seat, step) + ([dict(SKIP)] if may_skip(step) else [])
+
+
 def resolve(tx, seat: int, move: dict) -> None:
     """Carry out (or skip) the current step as ``move`` says, emitting its events."""
     state = tx.state
     step = state["turn"]["queue"][0]
     kind = move["type"]
     if kind == "skip":
-        if step["op"] == "cost":
-            tx.emit("cost_unpaid", {"seat": seat, "declined": True})
-        else:
-            tx.emit("skip", {"seat": seat, "op": step["op"], "auto": False})
+        tx.emit("skip", {"seat": seat, "op": step["op"], "auto": False})
     elif kind == "gain":
         tx.emit("gain", {"seat": seat, "token": move["token"], "group": step.get("group")})
     elif kind == "pay":
@@ -91,6 +105,6 @@ def resolve(tx, seat: int, move: dict) -> None:
 def pass_impossible(tx, seat: int, step: dict) -> None:
     """An impossible step is skipped; an unpayable Cost ends the turn instead."""
     if step["op"] == "cost":
-        tx.emit("cost_unpaid", {"seat": seat, "declined": False})
+        tx.emit("cost_unpaid", {"seat": seat})
     else:
         tx.emit("skip", {"seat": seat, "op": step["op"], "auto": True})

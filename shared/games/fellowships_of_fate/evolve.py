@@ -1,5 +1,10 @@
-"""How each event changes the state. Pure, total on the events ``play`` emits, no randomness:
-every chance outcome (deck orders, the starting player) is copied from the event."""
+"""How each event changes the state: one reducer per event type. Pure, total on the events
+``play`` emits, no randomness: every chance outcome (deck orders, the starting player) is copied
+from the event.
+
+Besides the cards, each seat keeps ``known_hand``: the cards every player saw go into its hand
+and not come out again (a Mythical Beast taken this round and not played yet), so views and
+determinized states keep what was seen in public events."""
 from __future__ import annotations
 
 from shared.engine import commitments
@@ -38,6 +43,7 @@ def on_setup(state: dict, data: dict, secret: dict) -> None:
                 "standby": list(c.member_order),
                 "draft": [],
                 "hand": [],
+                "known_hand": [],
                 "play": [],
                 "tokens": {t: 0 for t in c.tokens},
                 "relics": [],
@@ -91,6 +97,8 @@ def on_play_member(state: dict, data: dict) -> None:
     seat, member, ability = data["seat"], data["member"], data["ability"]
     s = state["seats"][seat]
     s["hand"].remove(member)
+    if member in s["known_hand"]:
+        s["known_hand"].remove(member)
     turn = state["turn"]
     turn.update(played=member, ability=ability, use=data.get("use"))
     if ability == "nameless":
@@ -133,6 +141,7 @@ def on_skip(state: dict, data: dict) -> None:
 
 
 def on_cost_unpaid(state: dict, data: dict) -> None:
+    """A Cost that cannot be paid: the remaining icons are skipped and the turn ends."""
     state["turn"]["queue"] = []
 
 
@@ -148,6 +157,7 @@ def on_obtain(state: dict, data: dict) -> None:
     if adventure.member is not None:
         s["members"].append(card)
         s["hand"].append(card)
+        s["known_hand"].append(card)
     if adventure.vp is not None:
         s["journal"].append(card)
     if adventure.ability:
@@ -196,6 +206,7 @@ def on_round_end(state: dict, data: dict) -> None:
     for s in state["seats"]:
         s["play"] = []
         s["hand"] = []
+        s["known_hand"] = []
         s["standby"] = list(s["members"])
     state["round"] = data["round"]
     state["start_seat"] = data["start_seat"]

@@ -1,4 +1,4 @@
-"""Fellowships of Fate as a pure engine module: setup, moves, turn order, views.
+"""Fellowships of Fate as a pure engine module: the ``Game`` and its options.
 
 Flow: each of 4 rounds is a hidden simultaneous Formation (pick / unpick / confirm four members),
 an Explore phase of turns clockwise from the starting player (play a member declaring an ability,
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from shared.engine import Game, Outcome, commitments, make_event
+from shared.engine import Game, Outcome, make_event
 
-from . import abilities, evolve, scoring, table, views
+from . import evolve, moves, scoring, views
 from .content import content
 from .heuristic import heuristic
 
@@ -29,11 +29,12 @@ class FellowshipsOfFate(Game):
     title = "Fellowships of Fate"
     min_players = 2
     max_players = 5
-    version = "1"
+    version = "2"
     Options = Options
 
-    # ----- setup -------------------------------------------------------------------------
     def setup(self, players, options, rng):
+        """Common Setup: a shuffled adventure deck with four cards face up, the relic deck (the
+        Level 1 relics for the player count above the Level 2 ones) and the starting player."""
         c = content()
         adventures = rng.shuffled(list(c.adventures))
         level1 = rng.shuffled(list(c.level1))
@@ -52,45 +53,15 @@ class FellowshipsOfFate(Game):
     def apply(self, state, event):
         evolve.apply(state, event)
 
-    # ----- whose decision ------------------------------------------------------------------
     def to_act(self, state):
-        phase = state.get("phase")
-        if phase == "formation":
-            return commitments.waiting(state["formation"])
-        if phase == "explore" and state["turn"] is not None:
-            return [state["turn"]["seat"]]
-        return []
+        return moves.to_act(state)
 
     def legal_moves(self, state, seat):
-        if seat not in self.to_act(state):
-            return []
-        if state["phase"] == "formation":
-            return _formation_moves(state, seat)
-        turn = state["turn"]
-        if turn["queue"] is None:
-            return _turn_start_moves(state, seat)
-        step = turn["queue"][0]
-        return abilities.step_options(state, seat, step) + [dict(abilities.SKIP)]
+        return moves.legal_moves(state, seat)
 
-    # ----- moves ---------------------------------------------------------------------------
     def play(self, tx, seat, move):
-        kind = move["type"]
-        if kind in ("pick", "unpick"):
-            tx.emit(kind, {"seat": seat}, private={seat: {"member": move["member"]}})
-        elif kind == "confirm":
-            tx.emit("confirm", {"seat": seat})
-        elif kind == "play":
-            tx.emit("play_member", {"seat": seat, "member": move["member"], "ability": move["ability"],
-                                    "use": move.get("use")})
-        elif kind == "activate":
-            index = table.upright(tx.state, seat)[0]
-            member = tx.state["seats"][seat]["play"][index]["id"]
-            tx.emit("activate", {"seat": seat, "member": member, "index": index, "use": move["use"]})
-        else:
-            abilities.resolve(tx, seat, move)
-        advance(tx)
+        moves.play(tx, seat, move)
 
-    # ----- views ---------------------------------------------------------------------------
     def view(self, state, seat):
         return views.view(state, seat)
 
@@ -102,75 +73,3 @@ class FellowshipsOfFate(Game):
 
     def heuristic(self, state, seat):
         return heuristic(state, seat)
-
-
-def _formation_moves(state: dict, seat: int) -> list[dict]:
-    s = state["seats"][seat]
-    size = content().hand_size
-    moves = []
-    if len(s["draft"]) < size:
-        moves += [{"type": "pick", "member": m} for m in s["members"] if m not in s["draft"]]
-    moves += [{"type": "unpick", "member": m} for m in s["draft"]]
-    if len(s["draft"]) == size:
-        moves.append({"type": "confirm"})
-    return moves
-
-
-def _turn_start_moves(state: dict, seat: int) -> list[dict]:
-    """2-b when a member stands upright (activate it), else 2-a (play one, declaring an ability)."""
-    s = state["seats"][seat]
-    up = table.upright(state, seat)
-    if up:
-        member = s["play"][up[0]]["id"]
-        return [{"type": "activate", "use": use} for use in table.ability_sources(state, seat, member, "legendary")]
-    moves = []
-    legendary_allowed = not table.anti_legendary_cleric(state, seat)
-    for member in s["hand"]:
-        for use in table.ability_sources(state, seat, member, "nameless"):
-            moves.append({"type": "play", "member": member, "ability": "nameless", "use": use})
-        if legendary_allowed:
-            moves.append({"type": "play", "member": member, "ability": "legendary"})
-    return moves
-
-
-def advance(tx) -> None:
-    """Run everything that needs no decision: impossible icons, turn ends with the interruption
-    check, passing seats, round and game ends. Stops at the next decision."""
-    state = tx.state
-    if state["phase"] == "formation":
-        if commitments.complete(state["formation"]):
-            tx.emit("explore_begin", {"round": state["round"], "start_seat": state["start_seat"]})
-        else:
-            return
-    while state["phase"] == "explore":
-        turn = state["turn"]
-        if turn is None:
-            seat = table.next_actor(state, state["cursor"])
-            for passing in table.passing_seats(state, state["cursor"], seat):
-                tx.emit("pass", {"seat": passing})
-            if seat is not None:
-                tx.emit("turn_begin", {"seat": seat})
-                return
-            _end_round(tx)
-            return
-        queue = turn["queue"]
-        if queue is None:
-            return
-        seat = turn["seat"]
-        if not queue:
-            played = turn["played"]
-            targets = (table.interrupt_targets(state, name=table.member_name(played), exclude=seat)
-                       if played else [])
-            tx.emit("turn_end", {"seat": seat, "played": played, "interrupted": targets})
-            continue
-        if abilities.step_options(state, seat, queue[0]):
-            return
-        abilities.pass_impossible(tx, seat, queue[0])
-
-
-def _end_round(tx) -> None:
-    state = tx.state
-    if state["round"] >= content().rounds:
-        tx.emit("game_end", scoring.final_result(state))
-    else:
-        tx.emit("round_end", {"round": state["round"] + 1, "start_seat": state["last_actor"]})

@@ -1,10 +1,15 @@
-"""End of the game: VP of the journal's cards plus its pages; ties go to more tokens, then are shared."""
+"""Rulebook "End of the Game and VP Scoring": VP of the journal's cards plus its pages; ties go
+to more tokens, then are shared."""
 from __future__ import annotations
 
 from shared.engine import Outcome
 
 from .content import content
-from .table import token_total
+
+
+def token_total(state: dict, seat: int) -> int:
+    """Token points of all types (a 3-point token counts as three 1-point tokens)."""
+    return sum(state["seats"][seat]["tokens"].values())
 
 
 def journal_vp(state: dict, seat: int) -> int:

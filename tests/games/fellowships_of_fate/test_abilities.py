@@ -1,7 +1,11 @@
 """Each icon of the ability vocabulary, resolved left to right and skippable one by one."""
-from shared.games.fellowships_of_fate.abilities import compile_steps
+import pytest
 
-from .helpers import ACTIVATE, C, SKIP, explore, gain, give, moves, play, step, steps, turn_seat
+from shared.engine import IllegalMove
+from shared.games.fellowships_of_fate.abilities import compile_steps
+from shared.rng import FastRng
+
+from .helpers import ACTIVATE, C, GAME, SKIP, explore, gain, give, moves, play, step, steps, turn_seat
 
 OTHER = ["sage", "magician", "cleric", "thief"]
 
@@ -76,9 +80,10 @@ def test_icon_token_of_a_kind_first_choice_after_skips():
 
 
 def test_icon_cost_paid_then_next_icon():
+    """Card abilities, Cost: "You must return all tokens shown in the box ... to the supply"."""
     state = _turn(["warrior", "werewolf", "tactician", "archaeologist"], wisdom=2)
     state = steps(state, play("archaeologist", "nameless"))  # cost 1 wisdom, excavate
-    assert moves(state) == [{"type": "pay"}, SKIP]
+    assert moves(state) == [{"type": "pay"}]
     top = state["relic_deck"][0]
     state = steps(state, {"type": "pay"})
     assert _tokens(state)["wisdom"] == 1
@@ -86,21 +91,37 @@ def test_icon_cost_paid_then_next_icon():
     assert top in [r["id"] for r in state["seats"][0]["relics"]] + state["seats"][0]["journal"]
 
 
-def test_icon_cost_not_paid_ends_the_turn_at_once():
+def test_icon_cost_that_can_be_paid_must_be_paid():
+    """Card abilities, Cost: "You must return all tokens shown": a payable Cost cannot be skipped
+    (the general "choose not to activate an icon" does not reach it)."""
     state = _turn(["warrior", "werewolf", "tactician", "archaeologist"], wisdom=2)
     state = steps(state, play("archaeologist", "nameless"))
-    deck = list(state["relic_deck"])
-    state, events = step(state, SKIP)
-    assert [e["type"] for e in events][:2] == ["cost_unpaid", "turn_end"]
-    assert state["relic_deck"] == deck and turn_seat(state) == 1
+    assert SKIP not in moves(state)
+    with pytest.raises(IllegalMove):
+        GAME.decide(state, 0, SKIP, FastRng(0))
+    state, events = step(state, {"type": "pay"})
+    assert [e["type"] for e in events] == ["pay"] and turn_seat(state) == 0
+
+
+def test_icon_cost_in_a_legendary_ability_must_be_paid_too():
+    """Card abilities, Cost: the Tactician's Legendary (Cost 1 mana, Overcome, Overcome) pays
+    its Cost when the seat holds the mana, even with nothing to Overcome afterwards."""
+    state = _upright("tactician", mana=1)
+    state = steps(state, ACTIVATE)
+    assert moves(state) == [{"type": "pay"}]
+    state, events = step(state, {"type": "pay"})
+    assert _tokens(state)["mana"] == 0
+    assert [e["type"] for e in events][:3] == ["pay", "skip", "skip"]  # nothing affordable to Overcome
 
 
 def test_icon_cost_that_cannot_be_paid_ends_the_turn_at_once():
+    """Card abilities, Cost: "If you are not able to resolve this icon, skip all remaining icons
+    and immediately end your turn"."""
     state = _turn(["warrior", "werewolf", "tactician", "archaeologist"])
     deck = list(state["relic_deck"])
     state, events = step(state, play("archaeologist", "nameless"))
     assert [e["type"] for e in events][:3] == ["play_member", "cost_unpaid", "turn_end"]
-    assert events[1]["data"]["declined"] is False
+    assert events[1]["data"] == {"seat": 0}
     assert state["relic_deck"] == deck and turn_seat(state) == 1
 
 

@@ -72,3 +72,23 @@ def test_content_rejects_unknown_icons():
         content_module._icons([{"kind": ["strength"]}])
     with pytest.raises(ValueError):
         content_module._icons([{"cost": {"gold": 1}}])
+
+
+def _icon_count(row) -> int:
+    """Icons printed in an ability row (a Token-of-a-kind box counts its wild icons)."""
+    return sum(len(icon["kind"]) if isinstance(icon, dict) and "kind" in icon else 1 for icon in row)
+
+
+def test_content_house_figures_quoted_in_notes():
+    """The house-content figures NOTES.md quotes ("House content") hold for the data."""
+    sun = [a for a in C.adventures.values() if a.icon == "sun"]
+    compass = [a for a in C.adventures.values() if a.icon == "compass" and a.vp is not None]
+    assert len(sun) == 7 and len(compass) == 24
+    assert {a.vp for a in sun} == {1, 2, 3}
+    assert min(_icon_count(a.ability) for a in sun) == 0 and max(_icon_count(a.ability) for a in sun) == 3
+    assert {sum(a.cost.values()) for a in compass} == {3, 4, 5, 6, 7}
+    assert {a.vp for a in compass} == {2, 3, 4, 5, 6}
+    level2 = [C.relics[r].vp for r in C.level2]
+    assert (level2.count(1), level2.count(2), level2.count(3)) == (8, 9, 5)
+    assert [m for m in C.member_order if not any(C.relics[r].member == m for r in C.level1)] == ["tactician"]
+    assert set(C.journal_pages.values()) == {1}

@@ -33,12 +33,14 @@ def test_rule_formation_pick_unpick_confirm_four_members():
 
 
 def test_rule_formation_choices_are_hidden_from_others():
+    """1. Formation: "Choose 4 member cards ... and keep them hidden from other players"; others
+    see only how many members a seat has picked (the pick events are public, the member is not)."""
     state = _start(3)
     state, events = act(state, 0, {"type": "pick", "member": "warrior"})
     for seat in (None, 1, 2):
         assert GAME.redact(events[0], seat)["data"] == {"seat": 0}
         view = GAME.view(state, seat)
-        assert "draft" not in view["seats"][0]
+        assert view["seats"][0]["draft"] == {"count": 1}
         assert "warrior" not in str(view["seats"][0]["hand"])
     assert GAME.redact(events[0], 0)["data"] == {"seat": 0, "member": "warrior"}
     assert GAME.view(state, 0)["seats"][0]["draft"] == ["warrior"]

@@ -1,5 +1,5 @@
 """After obtaining a card: extra relic, refilling the field, VP cards, Level 1 relics, Mythical Beast."""
-from shared.games.fellowships_of_fate.field import is_extra_relic_slot, refilled
+from shared.games.fellowships_of_fate.obtaining import is_extra_relic_slot, refilled
 
 from .helpers import ACTIVATE, C, GAME, SKIP, explore, give, moves, play, step, steps, turn_seat
 
@@ -55,14 +55,16 @@ def test_rule_refill_adds_nothing_when_the_adventure_deck_is_empty():
     assert refilled([None, "a", None, "b"], []) == ([None, None, "a", "b"], None)
 
 
-def test_rule_vp_card_is_shown_then_kept_face_down_under_the_journal():
+def test_rule_vp_card_is_shown_to_all_players_then_placed_under_the_journal():
+    """VP on obtained card: "show that card to all players and place that card face down under
+    your journal card". Everyone saw it, so every view keeps it (NOTES: journals)."""
     state = _warrior_ready(FIELD, strength=3)
     state, events = step(state, {"type": "obtain", "card": "lurking_coyote"})
     obtain = next(e for e in events if e["type"] == "obtain")
-    for seat in (None, 1):
+    for seat in (None, 0, 1):
         assert GAME.redact(obtain, seat)["data"]["card"] == "lurking_coyote"  # shown to all players
-        assert GAME.view(state, seat)["seats"][0]["journal"] == {"count": 1}  # then hidden
-    assert GAME.view(state, 0)["seats"][0]["journal"] == ["lurking_coyote"]
+        assert GAME.view(state, seat)["seats"][0]["journal"] == ["lurking_coyote"]
+    assert state["seats"][0]["play"][0]["id"] == "warrior"  # not in the play area
 
 
 def test_rule_level2_relic_goes_under_the_journal_level1_face_up_in_play_area():

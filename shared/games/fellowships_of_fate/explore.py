@@ -1,11 +1,9 @@
-"""Read-only questions about a state: who may act, which members stand upright, what is affordable."""
+"""Rulebook "2. Explore (In order)": card position, who must pass, the check for interruption,
+and the two-player restriction on declaring a legendary ability ("Additional rules for 2
+players"). Read-only questions about a state."""
 from __future__ import annotations
 
 from .content import content
-
-
-def seat_state(state: dict, seat: int) -> dict:
-    return state["seats"][seat]
 
 
 def member_name(member: str) -> str:
@@ -13,7 +11,7 @@ def member_name(member: str) -> str:
 
 
 def upright(state: dict, seat: int) -> list[int]:
-    """Indexes of the seat's members standing upright in its play area."""
+    """Card position: indexes of the seat's members standing upright (able to use an ability)."""
     return [i for i, card in enumerate(state["seats"][seat]["play"]) if card["upright"]]
 
 
@@ -45,10 +43,6 @@ def passing_seats(state: dict, start: int, actor: int | None) -> list[int]:
     return out
 
 
-def can_pay(tokens: dict, cost: dict) -> bool:
-    return all(tokens.get(t, 0) >= n for t, n in cost.items())
-
-
 def interrupt_targets(state: dict, *, name: str | None = None, exclude: int | None = None) -> list[list[int]]:
     """Upright members (``[seat, index]``) an interruption would turn sideways.
 
@@ -70,31 +64,9 @@ def interrupt_targets(state: dict, *, name: str | None = None, exclude: int | No
     return out
 
 
-def ability_sources(state: dict, seat: int, member: str, ability: str) -> list[str]:
-    """Where an ability may come from: ``"member"`` or a Level 1 relic of the same name.
-
-    A relic counts from the turn after the one it was obtained in.
-    """
-    relics = content().relics
-    out = ["member"]
-    for owned in state["seats"][seat]["relics"]:
-        r = relics[owned["id"]]
-        if r.member == member and r.ability == ability and owned["turn"] < state["turn_no"]:
-            out.append(owned["id"])
-    return out
-
-
 def anti_legendary_cleric(state: dict, seat: int) -> bool:
     """Two players only: the opponent's upright Cleric forbids declaring a legendary ability."""
     if state["players"] != 2:
         return False
     other = state["seats"][1 - seat]
     return any(card["upright"] and card["id"] == "cleric" for card in other["play"])
-
-
-def token_total(state: dict, seat: int) -> int:
-    return sum(state["seats"][seat]["tokens"].values())
-
-
-def field_cards(state: dict) -> list[str]:
-    return [c for c in state["field"] if c is not None]

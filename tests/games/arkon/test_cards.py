@@ -3,7 +3,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from shared.games.arkon.cards import CARDS, deck_list
+from shared.games.arkon.content import CARDS, deck_list
 
 from .helpers import GAME, act, moves, of_type, pass_window, place_bid, table
 

@@ -112,5 +112,12 @@ def influence(cards) -> int:
     return sum(CARDS[c].influence for c in cards)
 
 
+def without(cards, taken) -> list[str]:
+    """The cards left (sorted) once ``taken`` (a part of ``cards``, duplicates counted) is out."""
+    rest = Counter(cards)
+    rest.subtract(taken)
+    return sorted(rest.elements())
+
+
 def role_ids() -> list[str]:
     return list(ROLES)

@@ -8,7 +8,7 @@ player's choice pushes a pending decision and must be the card's last op.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from shared.engine import Tx
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 DATA = Path(__file__).parent / "data"
 
-#: Effect primitives the interpreter in ``effects.py`` knows; decision ops must come last.
+#: Effect primitives the interpreter in ``card_texts.py`` knows; decision ops must come last.
 EFFECT_OPS = {"draw", "cycle", "take_clan", "give_random", "destroy_clan", "swap_clans",
               "exchange_random_per_clan", "steal"}
 DECISION_OPS = {"cycle", "steal"}

@@ -6,7 +6,7 @@ leaving the deck are taken from the state's deck, whose order an earlier event r
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from shared.engine import commitments, pending, priority
 from shared.engine.zones import put_bottom, reshuffle, take_top
@@ -255,7 +255,8 @@ def _clan_put_up(s, d, ev):
     order = priority.clockwise_from(seat, s["players"])
     s["bid"] = {
         "clan": d["card"], "bidder": seat,
-        "commit": commitments.open_commitment(order, ordered=True), "draft": [], "counts": {},
+        "commit": commitments.open_commitment(order, ordered=True),
+        "draft": [], "draft_steps": 0, "counts": {},
         "revealed": None, "winner": None, "totals": None, "saboteur": None, "controller": None,
     }
 
@@ -264,6 +265,7 @@ def _clan_put_up(s, d, ev):
 def _bid_drafted(s, d, ev):
     """The seat bidding now picked a card for its bid or put one back (only it knows which)."""
     mine = _private(ev, d["seat"])
+    s["bid"]["draft_steps"] += 1  # public: everyone sees the seat is at it
     draft = s["bid"]["draft"]
     if mine["picked"]:
         draft.append(mine["card"])
@@ -281,6 +283,7 @@ def _bid_placed(s, d, ev):
     commitments.commit(bid["commit"], seat, cards)
     bid["counts"][str(seat)] = d["count"]
     bid["draft"] = []
+    bid["draft_steps"] = 0
 
 
 @reducer("bids_revealed")

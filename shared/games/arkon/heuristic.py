@@ -53,11 +53,16 @@ def hand_worth(hand: list[str], clans: list[str]) -> float:
     return sum(w * HAND_WEIGHTS[min(i, len(HAND_WEIGHTS) - 1)] for i, w in enumerate(worths))
 
 
+def _gathering(state: dict, seat: int) -> bool:
+    """Whether ``seat`` has begun gathering its bid (a fresh bid is still all potential)."""
+    return bidding_now(state) == seat and state["bid"]["draft_steps"] > 0
+
+
 def played_out(game, state: dict, seat: int) -> dict:
     """The state once what is already decided plays out (a scratch copy; the log is untouched):
-    open windows close unanswered, and the bid ``seat`` is gathering is placed as it stands —
-    so that gathering a card for a bid is worth exactly what placing it with the bid is."""
-    if not state["window"] and bidding_now(state) != seat:
+    open windows close unanswered, and a bid ``seat`` has begun to gather is placed as it stands
+    — so that picking a card for a bid is worth exactly what placing it with the bid is."""
+    if not state["window"] and not _gathering(state, seat):
         return state
     tx = Tx(game, state, FastRng(0))
     for _ in range(PLAY_OUT_STEPS):
@@ -66,7 +71,7 @@ def played_out(game, state: dict, seat: int) -> dict:
             break
         if s["window"]:
             s["window"] = None
-        elif bidding_now(s) == seat:
+        elif _gathering(s, seat):
             bidding.place(tx, seat)
         else:
             break

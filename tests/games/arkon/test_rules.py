@@ -34,6 +34,19 @@ def test_rule_setup_shuffle_is_recorded_in_the_event_secret():
     assert "hand" not in GAME.redact(ev, None)["data"]
 
 
+def test_rule_role_cards_one_each_at_random_and_public():
+    """Role Cards: "Each player is to be given one role card at random to start the game"."""
+    dealt = []
+    for i in range(30):
+        opts = GAME.validate_options(3, {"roles": True})
+        state = GAME.fold(GAME.setup(3, opts, SeededRng(bytes([i]), "setup")))
+        assert len(set(state["roles"])) == 3 and set(state["roles"]) <= {"iverion", "kala", "nara", "vale"}
+        assert GAME.view(state, None)["roles"] == state["roles"]
+        dealt.append(tuple(state["roles"]))
+    assert len(set(dealt)) > 5 and {r[0] for r in dealt} == {"iverion", "kala", "nara", "vale"}
+    assert GAME.fold(GAME.setup(3, GAME.validate_options(3, {}), SeededRng(b"r", "setup")))["roles"] is None
+
+
 # ----- The four phases -------------------------------------------------------------------------
 def test_rule_phases_run_in_order_then_turn_passes_clockwise():
     state = table([["orc"], ["elf"], ["dwarf"]], deck=["human"] * 10, turn=2)
@@ -347,7 +360,7 @@ def test_rule_give_up_only_as_many_cards_as_you_have():
     state = table([["shifting_allegiances"], ["elf", "elf"]], clans=[[], ["orc", "orc", "human"]],
                   deck=["human"] * 3)
     state, _ = act(state, 0, {"type": "play", "card": "shifting_allegiances", "target": 1})
-    state, events = pass_window(state)
+    state, _events = pass_window(state)
     assert state["clans"] == [["orc", "orc", "human"], []]
     assert state["hands"] == [[], ["elf", "elf"]]  # owed 3 cards, had none to give
 

@@ -80,7 +80,7 @@ def test_determinize_mid_bid_keeps_own_bid_and_hides_others():
     state, _ = act(state, turn, {"type": "put_up", "card": "orc"})
     state, _ = place_bid(state, turn, state["hands"][turn][:2])
     nxt = (turn + 1) % 3
-    state, _ = act(state, nxt, {"type": "pick", "card": sorted(state["hands"][nxt])[0]})
+    state, _ = act(state, nxt, {"type": "pick", "card": min(state["hands"][nxt])})
     for seat in range(3):
         v = GAME.view(state, seat)
         twin = GAME.determinize(v, seat, FastRng(seat))
@@ -131,5 +131,5 @@ def test_determinize_keeps_cards_everyone_saw_go_back_into_a_hand():
     state, _ = act(state, turn, {"type": "play", "card": "thievery", "target": other})
     state, _ = pass_window(state)
     assert state["known"][other]  # still known while the thief chooses
-    state, _ = act(state, turn, {"type": "take", "card": sorted(state["hands"][other])[-1]})
+    state, _ = act(state, turn, {"type": "take", "card": max(state["hands"][other])})
     assert state["known"][other] == []

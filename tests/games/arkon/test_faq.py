@@ -96,7 +96,7 @@ def test_faq_conquest_take_control_on_your_action_phase_and_give_a_random_card()
     assert not [m for m in moves(state, 0) if m["type"] == "play"]
     state["phase"] = "action2"
     state, _ = act(state, 0, {"type": "play", "card": "conquest", "target": 1, "clan": "dwarf"})
-    state, _events = pass_window(state)
+    state, _ = pass_window(state)
     assert state["clans"] == [["dwarf"], []] and sorted(state["hands"][1]) == ["elf", "peace"]
 
 
@@ -161,7 +161,7 @@ def test_faq_sabotage_bid_as_influence_comes_back_and_can_then_be_played():
 
 def test_faq_sabotage_comes_after_the_winner_has_discarded_the_bid_cards():
     state = sabotage_table(["orc", "negotiations", "elf"], ["sabotage", "peace"])
-    state, _events = up_for_bid(state, 0, "orc", [(0, ["negotiations"]), (1, [])])
+    state, _ = up_for_bid(state, 0, "orc", [(0, ["negotiations"]), (1, [])])
     assert state["discard"] == ["negotiations"]
     assert state["window"]["kind"] == "sabotage" and state["clans"][0] == []
 

@@ -360,7 +360,7 @@ def test_rule_give_up_only_as_many_cards_as_you_have():
     state = table([["shifting_allegiances"], ["elf", "elf"]], clans=[[], ["orc", "orc", "human"]],
                   deck=["human"] * 3)
     state, _ = act(state, 0, {"type": "play", "card": "shifting_allegiances", "target": 1})
-    state, _events = pass_window(state)
+    state, _ = pass_window(state)
     assert state["clans"] == [["orc", "orc", "human"], []]
     assert state["hands"] == [[], ["elf", "elf"]]  # owed 3 cards, had none to give
 

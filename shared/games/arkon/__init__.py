@@ -5,4 +5,4 @@ from .game import Arkon
 
 GAME = register(Arkon())
 
-__all__ = ["Arkon", "GAME"]
+__all__ = ["GAME", "Arkon"]

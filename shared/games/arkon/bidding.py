@@ -1,22 +1,23 @@
-"""The bidding round: face-down bids in order, the reveal, the winner, Sabotage, control.
+"""The Bidding Phase's bidding round: face-down bids in order, the reveal, the winner, Sabotage,
+control.
 
 A round is ``state["bid"]``: the clan up for bid, the bidder, an ordered hidden commitment
-(``shared.engine.commitments``) plus the draft of the seat now bidding, then the revealed bids,
-the winner and — after the Sabotage window — who gains control.
+(``shared.engine.commitments``), the draft of the seat bidding now, how many cards each seat
+placed (``counts``), then the revealed bids, the winner and — after the Sabotage window — who
+gains control.
 
-A bid is chosen card by card: the bidder goes through its whole hand in sorted order and says
-for each card "bid" or "keep" (``step`` counts the cards done). The number of decisions is the
-hand size, which is public, and the cards stay in hand until the reveal, so nobody learns even
-how many cards a seat bid before all bids are turned face up.
+"Each player may place any number of cards face down as their bid": a bid is one placement.
+The seat bidding now gathers its cards privately (``pick`` / ``unpick``, one card at a time, so
+the list of moves stays short) and commits them all at once with ``place``. The placed cards
+leave the hand face down: everyone sees how many (as at the table), only the bidder which.
 """
 from __future__ import annotations
 
-from shared.engine import Tx, priority
+from shared.engine import Tx, commitments, priority
 
 from . import roles
-from .cards import CARDS, influence
-from .clans import passive_influence
-from .primitives import ensure_deck, room
+from .content import CARDS, influence, without
+from .general_rules import ensure_deck, room
 
 
 def order(state: dict) -> list[int]:
@@ -24,22 +25,38 @@ def order(state: dict) -> list[int]:
     return priority.clockwise_from(state["bid"]["bidder"], state["players"])
 
 
-def considering(state: dict, seat: int) -> str:
-    """The card of ``seat``'s hand it decides about next."""
-    return sorted(state["hands"][seat])[state["bid"]["step"]]
+def passive_influence(clans: list[str]) -> int:
+    """"Add 1 influence to your bid if you control this clan" (Savin: 1 as well)."""
+    return sum(CARDS[c].passive for c in clans)
+
+
+def bidding_now(state: dict) -> int | None:
+    """The seat whose face-down bid is awaited (None before and after the face-down part)."""
+    bid = state["bid"]
+    c = bid["commit"] if bid else None
+    waiting = commitments.waiting(c) if c else []
+    return waiting[0] if waiting else None
 
 
 def bid_moves(state: dict, seat: int) -> list[dict]:
-    card = considering(state, seat)
-    return [{"type": "bid", "card": card}, {"type": "keep", "card": card}]
+    """Pick a card of the hand not yet picked, put a picked one back, or place the bid."""
+    draft = state["bid"]["draft"]
+    rest = without(state["hands"][seat], draft)
+    return ([{"type": "pick", "card": c} for c in sorted(set(rest))]
+            + [{"type": "unpick", "card": c} for c in sorted(set(draft))]
+            + [{"type": "place"}])
 
 
-def consider(tx: Tx, seat: int, move: dict) -> None:
-    """Bid or keep the card under consideration; after the last card the bid is placed."""
-    card = considering(tx.state, seat)
-    tx.emit("bid_considered", {"seat": seat}, private={seat: {"card": card, "bid": move["type"] == "bid"}})
-    if tx.state["bid"]["step"] == len(tx.state["hands"][seat]):
-        tx.emit("bid_placed", {"seat": seat})
+def draft(tx: Tx, seat: int, move: dict) -> None:
+    """A private change of the bid being gathered: others learn only that the seat is at it."""
+    tx.emit("bid_drafted", {"seat": seat},
+            private={seat: {"card": move["card"], "picked": move["type"] == "pick"}})
+
+
+def place(tx: Tx, seat: int) -> None:
+    """The gathered cards go face down as the seat's bid (an empty bid is a bid of nothing)."""
+    cards = sorted(tx.state["bid"]["draft"])
+    tx.emit("bid_placed", {"seat": seat, "count": len(cards)}, private={seat: {"cards": cards}})
 
 
 def totals(state: dict) -> dict[str, int]:

@@ -3,20 +3,37 @@
 ``advance`` runs after every move. It ends the game as soon as a player controls a winning set
 of clans, waits while a decision, a response window or a face-down bid is open, and otherwise
 carries the rules forward: resolve or discard the action card whose window closed, reveal and
-settle a bid, grant control of the clan after the Sabotage window, and run the Universal Draw.
+settle a bid, grant control of the clan after the Sabotage window, and run the Universal Draw
+(Phase 4). ``in_motion`` says whether it still has something to do — true only in the states
+between the events of one move.
 """
 from __future__ import annotations
 
-from shared.engine import Tx, commitments, priority
+from shared.engine import Tx, priority
 
-from . import bidding, effects
-from .cards import RULES
-from .clans import has_won
-from .primitives import draw, room
+from . import bidding, card_texts
+from .content import RULES
+from .general_rules import draw, room
+from .scoring import winners
 
 
-def winners(state: dict) -> list[int]:
-    return [seat for seat, clans in enumerate(state["clans"]) if has_won(clans)]
+def in_motion(state: dict) -> bool:
+    """Whether the rules, not a player, make the next step (``advance`` would emit an event)."""
+    if state["winners"]:
+        return False
+    if winners(state):
+        return True
+    if state["pending"] or state["window"]:
+        return False
+    if state["action"] or state["look"] or state["phase"] == "draw":
+        return True
+    bid = state["bid"]
+    if bid is None:
+        return False
+    if bid["revealed"] is not None:
+        return True
+    seat = bidding.bidding_now(state)
+    return seat is None or not state["hands"][seat]
 
 
 def advance(tx: Tx) -> None:
@@ -45,7 +62,7 @@ def _continue_action(tx: Tx) -> None:
     action = tx.state["action"]
     if action["status"] == "window":
         tx.emit("action_resolving", {"seat": action["seat"], "card": action["card"]})
-        effects.resolve(tx, action)
+        card_texts.resolve(tx, action)
         return
     to = action["reverser"] if action["status"] == "effect" else None
     if to is not None and room(tx.state, to) == 0:
@@ -54,15 +71,16 @@ def _continue_action(tx: Tx) -> None:
 
 
 def _continue_bid(tx: Tx) -> bool:
-    """One step of the bid's resolution; False while face-down bids are still awaited."""
-    bid = tx.state["bid"]
+    """One step of the bid's resolution; False while a face-down bid is awaited from a player."""
+    s = tx.state
+    bid = s["bid"]
     if bid["revealed"] is None:
-        waiting = commitments.waiting(bid["commit"])
-        if not waiting:
+        seat = bidding.bidding_now(s)
+        if seat is None:
             bidding.reveal(tx)
-        elif not tx.state["hands"][waiting[0]]:
-            # an empty hand has nothing to bid, which everyone can see: place it at once
-            tx.emit("bid_placed", {"seat": waiting[0]})
+        elif not s["hands"][seat]:
+            # an empty hand has nothing to bid, which everyone can see: place nothing at once
+            bidding.place(tx, seat)
         else:
             return False
     elif bid["winner"] is None:

@@ -6,10 +6,10 @@ from marshmallow import Schema, fields
 from shared.engine import Game, Outcome, Tx
 from shared.rng import Rng
 
-from . import moves, views
-from .cards import RULES, deck_list, role_ids
+from . import moves, scoring, views
+from .content import RULES, deck_list, role_ids
+from .evolve import apply
 from .heuristic import heuristic
-from .reducers import apply
 
 
 class Options(Schema):
@@ -24,7 +24,7 @@ class Arkon(Game):
     title = "Arkon"
     min_players = 2
     max_players = 4
-    version = "1"
+    version = "2"  # 2: a bid is one face-down placement (pick/unpick/place); one exchange event
     Options = Options
 
     def setup(self, players: int, options: dict, rng: Rng) -> list[dict]:
@@ -60,15 +60,7 @@ class Arkon(Game):
         return views.determinize(view, seat, rng)
 
     def outcome(self, state: dict) -> Outcome | None:
-        winners = state.get("winners")
-        if not winners:
-            return None
-        n = state["players"]
-        return Outcome(
-            ranks=[1 if s in winners else 2 for s in range(n)],
-            scores=[1.0 if s in winners else 0.0 for s in range(n)],
-            details={"clans": state["clans"]},
-        )
+        return scoring.outcome(state)
 
     def heuristic(self, state: dict, seat: int) -> float:
         return heuristic(self, state, seat)

@@ -1,22 +1,23 @@
 """Legal moves and how each is played.
 
 Who decides, in priority: the top pending decision; the seat holding priority in a response
-window; the next seat to place a face-down bid; otherwise the turn player, whose moves depend
-on the phase (action cards and Iverion in the action phases, clans up for bid in bidding).
+window; the seat placing its face-down bid; otherwise the turn player, whose moves depend on the
+phase (action cards and Iverion in the action phases, clans up for bid in bidding). Nobody
+decides while the rules are in motion (only between the events of one move).
 """
 from __future__ import annotations
 
-from shared.engine import Tx, commitments, pending, priority
+from shared.engine import Tx, pending, priority
 
 from . import bidding, decisions, roles
-from .cards import CARDS
-from .flow import advance
+from .content import CARDS
+from .flow import advance, in_motion
 from .phases import ACTION_PHASES, NEXT_PHASE
-from .primitives import ask
+from .responses import respond, window_moves
 
 
 def to_act(s: dict) -> list[int]:
-    if s["winners"]:
+    if s["winners"] or in_motion(s):
         return []
     top = pending.top(s)
     if top:
@@ -24,7 +25,7 @@ def to_act(s: dict) -> list[int]:
     if s["window"]:
         return [priority.current(s["window"])]
     if s["bid"]:
-        return commitments.waiting(s["bid"]["commit"])
+        return [bidding.bidding_now(s)]
     return [s["turn"]]
 
 
@@ -66,22 +67,6 @@ def targets(s: dict, seat: int, kind: str) -> list[dict]:
     return [{"target": t, "clan": c} for t in seats for c in sorted(set(s["clans"][t]))]
 
 
-def window_moves(s: dict, seat: int) -> list[dict]:
-    """Pass, or play a counter (same name as the action) or a response for this window."""
-    w = s["window"]
-    hand = set(s["hands"][seat])
-    out = [{"type": "pass"}]
-    if w["kind"] == "action":
-        if s["action"]["card"] in hand:
-            out.append({"type": "counter", "card": s["action"]["card"]})
-        to = "action"
-    else:
-        to = "won_bid"
-    out += [{"type": "respond", "card": c} for c in sorted(hand)
-            if CARDS[c].response and CARDS[c].response["to"] == to]
-    return out
-
-
 # ----- playing a move --------------------------------------------------------------------------
 def play(tx: Tx, seat: int, move: dict) -> None:
     s = tx.state
@@ -93,8 +78,10 @@ def play(tx: Tx, seat: int, move: dict) -> None:
         tx.emit("passed", {"seat": seat})
     elif kind in ("counter", "respond"):
         respond(tx, seat, move["card"], kind)
-    elif kind in ("bid", "keep"):
-        bidding.consider(tx, seat, move)
+    elif kind in ("pick", "unpick"):
+        bidding.draft(tx, seat, move)
+    elif kind == "place":
+        bidding.place(tx, seat)
     elif kind == "play":
         tx.emit("action_played", {k: v for k, v in move.items() if k != "type"} | {"seat": seat})
     elif kind == "iverion":
@@ -104,18 +91,3 @@ def play(tx: Tx, seat: int, move: dict) -> None:
     elif kind == "end_phase":
         tx.emit("phase", {"phase": NEXT_PHASE[s["phase"]]})
     advance(tx)
-
-
-def respond(tx: Tx, seat: int, card: str, how: str) -> None:
-    """A counter or response closes the window; what it does comes from the card's data."""
-    does = "counter" if how == "counter" else CARDS[card].response["does"]
-    if does == "counter":
-        tx.emit("countered", {"seat": seat, "card": card, "as": how})
-    elif does == "reverse":
-        tx.emit("reversed", {"seat": seat, "card": card})
-    elif does == "sabotage":
-        tx.emit("sabotaged", {"seat": seat, "card": card})
-        bid = tx.state["bid"]
-        ask(tx, bid["winner"], "sabotage_pay", cost=CARDS[card].response["cost"], saboteur=seat, chosen=[])
-        return
-    roles.after_action_response(tx, seat)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from shared.engine import registry
 from shared.engine.priority import current
-from shared.games.arkon.cards import deck_counts
+from shared.games.arkon.content import deck_counts
 from shared.rng import FastRng
 
 GAME = registry.get("arkon")
@@ -63,19 +63,16 @@ def pass_window(state):
 
 
 def place_bid(state, seat, cards):
-    """``seat`` bids ``cards`` face down: it goes through its sorted hand saying "bid" or "keep"."""
-    wanted = list(cards)
+    """``seat`` bids ``cards`` face down: it picks each of them, then places the bid (a seat
+    with an empty hand has placed its empty bid automatically)."""
     events = []
-    while state["bid"] and state["bid"]["revealed"] is None and seat in GAME.to_act(state):
-        (move,) = [m for m in moves(state, seat) if m["type"] == ("bid" if m["card"] in wanted else "keep")]
-        if move["type"] == "bid":
-            wanted.remove(move["card"])
-        state, evs = act(state, seat, move)
+    if not cards and seat not in GAME.to_act(state):
+        return state, events
+    for card in cards:
+        state, evs = act(state, seat, {"type": "pick", "card": card})
         events += evs
-        if of_type(evs, "bid_placed"):
-            break
-    assert not wanted, f"seat {seat} could not bid {wanted}"
-    return state, events
+    state, evs = act(state, seat, {"type": "place"})
+    return state, events + evs
 
 
 def of_type(events, type_):

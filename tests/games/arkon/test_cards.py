@@ -3,7 +3,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from shared.games.arkon.cards import CARDS, deck_list
+from shared.games.arkon.content import CARDS, deck_list
 
 from .helpers import GAME, act, moves, of_type, pass_window, place_bid, table
 
@@ -47,7 +47,7 @@ def test_card_change_of_fate_discard_up_to_two_then_draw_that_many_plus_one():
     picks = [{"type": "discard", "card": c} for c in ("elf", "orc", "peace")]
     assert moves(state, 0) == picks + [{"type": "done"}]
     state, _ = act(state, 0, {"type": "discard", "card": "elf"})
-    state, events = act(state, 0, {"type": "discard", "card": "peace"})  # the second ends the choice
+    state, _ = act(state, 0, {"type": "discard", "card": "peace"})  # the second ends the choice
     assert sorted(state["hands"][0]) == ["dwarf", "human", "orc", "sabotage"]
     assert state["discard"] == ["elf", "peace", "change_of_fate"]
     assert state["pending"] == []
@@ -95,7 +95,7 @@ def test_card_negotiations_adds_eight_to_a_bid():
 def test_card_shifting_allegiances_exchanges_clans_and_random_cards():
     state = table([["shifting_allegiances", "elf", "elf", "elf"], ["peace", "peace", "peace"]],
                   clans=[["orc"], ["human", "dwarf"]], deck=["elf"] * 3)
-    state, events = resolved(state, 0, {"type": "play", "card": "shifting_allegiances", "target": 1})
+    state, _ = resolved(state, 0, {"type": "play", "card": "shifting_allegiances", "target": 1})
     assert state["clans"] == [["human", "dwarf"], ["orc"]]
     # seat 0 took 2 clans and gives 2 cards; seat 1 took 1 clan and gives 1 card
     assert sorted(state["hands"][0]) == ["elf", "peace"]

@@ -39,7 +39,7 @@ def test_faq_general_target_declared_before_anyone_may_counter():
 def test_faq_general_only_one_clan_up_for_bid_at_a_time():
     state = table([["orc", "elf", "peace"], ["desolate"]], phase="bidding", deck=["human"] * 4)
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
-    assert {m["type"] for m in moves(state, 0)} == {"bid", "keep"}
+    assert {m["type"] for m in moves(state, 0)} == {"pick", "place"}
 
 
 # ----- Shifting Allegiances --------------------------------------------------------------------
@@ -50,6 +50,26 @@ def test_faq_shifting_allegiances_cards_are_exchanged_at_the_same_time():
         state, _ = act(state, 0, {"type": "play", "card": "shifting_allegiances", "target": 1}, seed)
         state, _ = act(state, 1, {"type": "pass"}, seed)
         assert state["hands"] == [["peace"], ["elf"]]
+
+
+def test_faq_shifting_allegiances_simultaneous_exchange_never_shows_a_hand_above_the_limit():
+    """"Both are exchanged at the same time" with the General Rules' hand limit of 8: one event
+    moves both gifts, so no prefix of the log has a hand of 9 or more (nearly full hands here)."""
+    for seed in range(6):
+        state = table([["shifting_allegiances"] + ["elf"] * 7, ["peace"] * 8],
+                      clans=[["orc", "dwarf"], ["human", "human"]], deck=["dwarf"] * 3)
+        state, played = act(state, 0, {"type": "play", "card": "shifting_allegiances", "target": 1}, seed)
+        state, events = act(state, 1, {"type": "pass"}, seed)
+        (exchange,) = of_type(events, "cards_exchanged")
+        assert not of_type(events, "cards_moved")
+        assert GAME.redact(exchange, None)["data"] == {"seats": [0, 1], "counts": [2, 2], "how": "random"}
+        folded = table([["shifting_allegiances"] + ["elf"] * 7, ["peace"] * 8],
+                       clans=[["orc", "dwarf"], ["human", "human"]], deck=["dwarf"] * 3)
+        for ev in played + events:
+            folded = GAME.evolve(folded, ev)
+            assert max(len(h) for h in folded["hands"]) <= 8, ev["type"]
+        assert sorted(folded["hands"][0]) == ["elf"] * 5 + ["peace"] * 2
+        assert sorted(folded["hands"][1]) == ["elf"] * 2 + ["peace"] * 6
 
 
 def test_faq_shifting_allegiances_playable_when_you_cannot_give_enough():
@@ -76,7 +96,7 @@ def test_faq_conquest_take_control_on_your_action_phase_and_give_a_random_card()
     assert not [m for m in moves(state, 0) if m["type"] == "play"]
     state["phase"] = "action2"
     state, _ = act(state, 0, {"type": "play", "card": "conquest", "target": 1, "clan": "dwarf"})
-    state, events = pass_window(state)
+    state, _ = pass_window(state)
     assert state["clans"] == [["dwarf"], []] and sorted(state["hands"][1]) == ["elf", "peace"]
 
 
@@ -141,7 +161,7 @@ def test_faq_sabotage_bid_as_influence_comes_back_and_can_then_be_played():
 
 def test_faq_sabotage_comes_after_the_winner_has_discarded_the_bid_cards():
     state = sabotage_table(["orc", "negotiations", "elf"], ["sabotage", "peace"])
-    state, events = up_for_bid(state, 0, "orc", [(0, ["negotiations"]), (1, [])])
+    state, _ = up_for_bid(state, 0, "orc", [(0, ["negotiations"]), (1, [])])
     assert state["discard"] == ["negotiations"]
     assert state["window"]["kind"] == "sabotage" and state["clans"][0] == []
 
@@ -207,7 +227,7 @@ def test_faq_negotiations_can_only_be_played_as_influence():
     assert moves(state, 0) == [{"type": "end_phase"}]
     state["phase"] = "bidding"
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
-    assert moves(state, 0) == [{"type": t, "card": "negotiations"} for t in ("bid", "keep")]
+    assert moves(state, 0) == [{"type": "pick", "card": "negotiations"}, {"type": "place"}]
 
 
 def test_faq_desolate_removes_one_clan_not_all_of_a_type():
@@ -307,6 +327,27 @@ def test_faq_iverion_is_not_an_action_card_and_cannot_be_countered():
     state, _ = act(state, 0, {"type": "bottom", "card": "human"})
     assert sorted(state["hands"][0]) == ["dwarf", "orc"]
     assert state["deck"] == ["desolate", "human"] and state["discard"] == ["thievery", "thievery"]
+
+
+def test_rule_iverion_discarded_pair_cannot_come_back_into_its_look():
+    """Iverion "discard two cards that share a name and look at the top three cards": the two
+    discarded cards pay for the look and are not among the cards looked at, even when the deck
+    is too short and the discard pile is shuffled into a new one."""
+    # a deck of one card and an empty discard pile: nothing to reshuffle but the pair itself
+    state = table([["thievery", "thievery", "elf"], ["peace"]], roles=["iverion", "vale"], deck=["orc"])
+    state, events = act(state, 0, {"type": "iverion", "card": "thievery"})
+    assert not of_type(events, "reshuffled") and state["hands"][0] == ["elf"]
+    assert state["discard"] == ["thievery", "thievery"] and state["deck"] == ["orc"]
+    for seed in range(8):  # a short deck with a discard pile: the new deck never holds the pair
+        state = table([["thievery", "thievery", "elf"], ["peace"]], roles=["iverion", "vale"],
+                      deck=["orc"], discard=["human", "dwarf", "desolate"])
+        state, events = act(state, 0, {"type": "iverion", "card": "thievery"}, seed)
+        (looked,) = of_type(events, "iverion_looked")
+        assert looked["private"]["0"]["cards"][0] == "orc"
+        assert "thievery" not in looked["private"]["0"]["cards"]
+        assert state["discard"] == ["thievery", "thievery"]
+        state, _ = act(state, 0, {"type": "bottom", "card": "orc"}, seed)
+        assert "thievery" not in state["hands"][0] and len(state["hands"][0]) == 3
 
 
 def test_faq_iverion_once_per_turn_at_the_end_of_a_phase():

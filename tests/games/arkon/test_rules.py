@@ -34,6 +34,19 @@ def test_rule_setup_shuffle_is_recorded_in_the_event_secret():
     assert "hand" not in GAME.redact(ev, None)["data"]
 
 
+def test_rule_role_cards_one_each_at_random_and_public():
+    """Role Cards: "Each player is to be given one role card at random to start the game"."""
+    dealt = []
+    for i in range(30):
+        opts = GAME.validate_options(3, {"roles": True})
+        state = GAME.fold(GAME.setup(3, opts, SeededRng(bytes([i]), "setup")))
+        assert len(set(state["roles"])) == 3 and set(state["roles"]) <= {"iverion", "kala", "nara", "vale"}
+        assert GAME.view(state, None)["roles"] == state["roles"]
+        dealt.append(tuple(state["roles"]))
+    assert len(set(dealt)) > 5 and {r[0] for r in dealt} == {"iverion", "kala", "nara", "vale"}
+    assert GAME.fold(GAME.setup(3, GAME.validate_options(3, {}), SeededRng(b"r", "setup")))["roles"] is None
+
+
 # ----- The four phases -------------------------------------------------------------------------
 def test_rule_phases_run_in_order_then_turn_passes_clockwise():
     state = table([["orc"], ["elf"], ["dwarf"]], deck=["human"] * 10, turn=2)
@@ -84,7 +97,7 @@ def test_rule_bids_are_placed_in_order_from_the_bidder_clockwise():
 def test_rule_only_one_clan_up_at_a_time_but_repeatable():
     state = table([["orc", "elf"], ["peace"]], phase="bidding", deck=["human"] * 5)
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
-    assert all(m["type"] in ("bid", "keep") for m in moves(state, 0))
+    assert {m["type"] for m in moves(state, 0)} == {"pick", "place"}  # no second clan up
     state, _ = place_bid(state, 0, [])
     state, _ = place_bid(state, 1, [])
     state, _ = pass_window(state)
@@ -150,35 +163,89 @@ def test_rule_bids_hidden_until_reveal():
     assert GAME.view(state, 2)["bid"]["revealed"]["0"] == ["negotiations"]
 
 
-def test_rule_others_learn_only_whether_a_seat_has_bid_not_what_or_how_much():
-    seen = []
-    for bid in ([], ["thievery"], ["negotiations", "thievery"]):
+def test_rule_bidding_a_bid_is_one_placement_of_any_number_of_cards_face_down():
+    """Bidding: "each player may place any number of cards face down as their bid" — the cards
+    are gathered privately, then placed all at once: one placement per bidder in the log."""
+    state = bidding_table()
+    state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
+    state, events = place_bid(state, 0, ["negotiations", "thievery"])
+    state, more = place_bid(state, 1, ["desolate", "peace"])
+    state, last = place_bid(state, 2, [])
+    events += more + last
+    placed = [(e["data"]["seat"], e["data"]["count"], e["private"][str(e["data"]["seat"])]["cards"])
+              for e in of_type(events, "bid_placed")]
+    assert placed == [(0, 2, ["negotiations", "thievery"]), (1, 2, ["desolate", "peace"]), (2, 0, [])]
+    revealed = of_type(events, "bids_revealed")[0]["data"]["bids"]
+    assert revealed == {"0": ["negotiations", "thievery"], "1": ["desolate", "peace"], "2": []}
+
+
+def test_rule_bidding_placed_cards_leave_the_hand_face_down():
+    state = bidding_table()
+    state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
+    state, _ = act(state, 0, {"type": "pick", "card": "negotiations"})
+    assert state["hands"][0] == ["negotiations", "thievery"]  # gathered, not placed yet
+    state, _ = act(state, 0, {"type": "place"})
+    assert state["hands"][0] == ["thievery"] and state["bid"]["commit"]["values"]["0"] == ["negotiations"]
+
+
+def test_rule_bidding_everyone_sees_how_many_cards_each_bidder_placed_not_which():
+    """Bidding "face down": the number of cards is seen at the table, the cards are not."""
+    seen = {}
+    for bid in ([], ["thievery"], ["negotiations"], ["negotiations", "thievery"]):
         state = bidding_table()
         state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
         state, events = place_bid(state, 0, bid)
-        seen.append((encode(GAME.view(state, 1)), [encode(GAME.redact(e, 1)) for e in events],
-                     encode(GAME.view(state, None))))
+        for seat in (1, 2, None):
+            view = GAME.view(state, seat)
+            assert view["bid"]["counts"] == {"0": len(bid)}
+            assert view["hand_sizes"][0] == 2 - len(bid)
+            assert "mine" not in view["bid"]["commit"] and view["bid"].get("draft", []) == []
+        (placed,) = [GAME.redact(e, 1) for e in of_type(events, "bid_placed")]
+        assert placed["data"] == {"seat": 0, "count": len(bid)}
         assert GAME.view(state, 0)["bid"]["commit"]["mine"] == bid
-    assert seen[0] == seen[1] == seen[2]
+        seen.setdefault(len(bid), []).append(
+            (encode(GAME.view(state, 1)), encode(GAME.view(state, None)), [encode(GAME.redact(e, 1)) for e in events]))
+    assert seen[1][0] == seen[1][1]  # which single card was bid: nobody else can tell
+    assert len({v[0] for views in seen.values() for v in views}) == 3  # how many: everyone can
 
 
 def test_rule_bid_draft_is_seen_only_by_its_bidder():
     state = table([["orc", "negotiations", "thievery", "elf"], ["peace"]], phase="bidding")
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
-    assert moves(state, 0) == [{"type": "bid", "card": "elf"}, {"type": "keep", "card": "elf"}]
-    state, _ = act(state, 0, {"type": "bid", "card": "elf"})
+    assert moves(state, 0) == [{"type": "pick", "card": c} for c in ("elf", "negotiations", "thievery")] + [
+        {"type": "place"}]
+    state, events = act(state, 0, {"type": "pick", "card": "elf"})
     assert GAME.view(state, 0)["bid"]["draft"] == ["elf"]
     assert "draft" not in GAME.view(state, 1)["bid"] and moves(state, 1) == []
-    assert GAME.view(state, 1)["hand_sizes"] == [3, 1]  # bid cards stay in hand until the reveal
-    assert moves(state, 0) == [{"type": t, "card": "negotiations"} for t in ("bid", "keep")]
+    assert GAME.redact(events[0], 1) == {"type": "bid_drafted", "data": {"seat": 0}}
+    assert GAME.view(state, 1)["hand_sizes"] == [3, 1]
+    assert moves(state, 0) == [{"type": "pick", "card": "negotiations"}, {"type": "pick", "card": "thievery"},
+                               {"type": "unpick", "card": "elf"}, {"type": "place"}]
+    state, events = act(state, 0, {"type": "unpick", "card": "elf"})
+    assert GAME.redact(events[0], 1) == {"type": "bid_drafted", "data": {"seat": 0}}  # pick or unpick: unseen
+    assert GAME.view(state, 0)["bid"]["draft"] == []
+
+
+def test_rule_bid_moves_stay_short_with_duplicate_cards():
+    """One pick per distinct card (duplicates are picked one at a time), one unpick per distinct
+    picked card, one place: the list never grows with the number of possible bids."""
+    state = table([["orc"] + ["conquest"] * 3 + ["peace"] * 3, ["elf"]], phase="bidding")
+    state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
+    state, _ = act(state, 0, {"type": "pick", "card": "conquest"})
+    state, _ = act(state, 0, {"type": "pick", "card": "conquest"})
+    assert moves(state, 0) == [{"type": "pick", "card": "conquest"}, {"type": "pick", "card": "peace"},
+                               {"type": "unpick", "card": "conquest"}, {"type": "place"}]
+    state, _ = act(state, 0, {"type": "pick", "card": "conquest"})
+    assert {"type": "pick", "card": "conquest"} not in moves(state, 0)
 
 
 def test_rule_empty_hand_bids_nothing_automatically():
     state = table([["orc", "thievery"], []], phase="bidding", deck=["elf"] * 4)
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
-    state, events = act(state, 0, {"type": "bid", "card": "thievery"})
+    state, _ = act(state, 0, {"type": "pick", "card": "thievery"})
+    state, events = act(state, 0, {"type": "place"})
     placed = [e["data"] for e in of_type(events, "bid_placed")]
-    assert placed == [{"seat": 0}, {"seat": 1}]
+    assert placed == [{"seat": 0, "count": 1}, {"seat": 1, "count": 0}]
     assert state["clans"][0] == ["orc"]  # nobody holds a card, so no Sabotage window either
 
 
@@ -293,7 +360,7 @@ def test_rule_give_up_only_as_many_cards_as_you_have():
     state = table([["shifting_allegiances"], ["elf", "elf"]], clans=[[], ["orc", "orc", "human"]],
                   deck=["human"] * 3)
     state, _ = act(state, 0, {"type": "play", "card": "shifting_allegiances", "target": 1})
-    state, events = pass_window(state)
+    state, _ = pass_window(state)
     assert state["clans"] == [["orc", "orc", "human"], []]
     assert state["hands"] == [[], ["elf", "elf"]]  # owed 3 cards, had none to give
 

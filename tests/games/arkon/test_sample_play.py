@@ -1,4 +1,6 @@
 """The rulebook's Sample Play, step by step (seat 0 Player One, 1 Brian, 2 Sarah)."""
+from shared.canonical import encode
+
 from .helpers import GAME, act, moves, of_type, pass_window, place_bid, play_all, table
 
 P1, BRIAN, SARAH = 0, 1, 2
@@ -68,6 +70,23 @@ def test_example_sample_play_step_2_tied_bid_goes_to_player_one():
     assert state["clans"][P1] == [] and GAME.to_act(state) == [BRIAN]
     state, _ = pass_window(state)
     assert state["clans"][P1] == ["orc"]
+
+
+def test_example_sample_play_step_2_everyone_sees_how_many_cards_each_placed():
+    """"He places 2 cards face down ... Brian plays 2 cards face down and Sarah plays 1 card face
+    down": the counts are public, the cards are not."""
+    state, _ = act(after_step_1(), P1, {"type": "end_phase"})
+    state, _ = act(state, P1, {"type": "put_up", "card": "orc"})
+    state, _ = place_bid(state, P1, ["desolate", "shifting_allegiances"])
+    assert GAME.view(state, BRIAN)["bid"]["counts"] == {"0": 2}
+    state, _ = place_bid(state, BRIAN, ["thievery", "tactical_reversal"])
+    view = GAME.view(state, SARAH)
+    assert view["bid"]["counts"] == {"0": 2, "1": 2}
+    assert b"desolate" not in encode(view["bid"]) and b"tactical_reversal" not in encode(view["bid"])
+    state, events = place_bid(state, SARAH, ["negotiations"])
+    placed = [GAME.redact(e, P1)["data"] for e in of_type(events, "bid_placed")]
+    assert placed == [{"seat": SARAH, "count": 1}]
+    assert GAME.view(state, None)["bid"]["counts"] == {"0": 2, "1": 2, "2": 1}
 
 
 def test_example_sample_play_step_3_player_one_may_stop_bidding():

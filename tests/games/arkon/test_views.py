@@ -2,7 +2,7 @@
 from collections import Counter
 
 from shared.canonical import encode
-from shared.games.arkon.cards import deck_counts
+from shared.games.arkon.content import deck_counts
 from shared.rng import FastRng, SeededRng
 
 from .helpers import GAME, act, pass_window, place_bid, table
@@ -45,16 +45,18 @@ def test_view_never_shows_other_hands_or_the_deck():
     assert GAME.view(state, None)["hand"] is None
 
 
-def test_view_during_bidding_only_who_has_bid_and_your_own_bid():
+def test_view_during_bidding_who_has_bid_how_many_cards_and_your_own_bid():
     state = table([["orc", "negotiations"], ["desolate", "conquest"], ["elf"]], phase="bidding")
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
     state, _ = place_bid(state, 0, ["negotiations"])
-    state, _ = act(state, 1, {"type": "bid", "card": "conquest"})  # sorted: conquest first
+    state, _ = act(state, 1, {"type": "pick", "card": "conquest"})
     mine, other = GAME.view(state, 0)["bid"], GAME.view(state, 2)["bid"]
     assert mine["commit"]["committed"] == [0] and mine["commit"]["mine"] == ["negotiations"]
     assert other["commit"]["committed"] == [0] and "mine" not in other["commit"]
+    assert mine["counts"] == other["counts"] == {"0": 1}
     assert b"negotiations" not in encode(other) and b"conquest" not in encode(other)
     assert GAME.view(state, 1)["bid"]["draft"] == ["conquest"]
+    assert "draft" not in GAME.view(state, 0)["bid"] and "draft" not in GAME.view(state, None)["bid"]
 
 
 def test_determinize_keeps_what_the_seat_knows_and_the_sizes():
@@ -78,12 +80,16 @@ def test_determinize_mid_bid_keeps_own_bid_and_hides_others():
     state, _ = act(state, turn, {"type": "put_up", "card": "orc"})
     state, _ = place_bid(state, turn, state["hands"][turn][:2])
     nxt = (turn + 1) % 3
-    state, _ = act(state, nxt, {"type": "bid", "card": sorted(state["hands"][nxt])[0]})
+    state, _ = act(state, nxt, {"type": "pick", "card": min(state["hands"][nxt])})
     for seat in range(3):
         v = GAME.view(state, seat)
         twin = GAME.determinize(v, seat, FastRng(seat))
         assert encode(GAME.view(twin, seat)) == encode(v)
         assert GAME.legal_moves(twin, seat) == GAME.legal_moves(state, seat)
+        if seat != turn:  # the placed bid: as many cards as everyone saw, none the seat holds
+            assert len(twin["bid"]["commit"]["values"][str(turn)]) == 2
+        else:
+            assert twin["bid"]["commit"]["values"][str(turn)] == state["bid"]["commit"]["values"][str(turn)]
 
 
 def test_determinize_thievery_knows_the_peeked_hand():
@@ -125,5 +131,5 @@ def test_determinize_keeps_cards_everyone_saw_go_back_into_a_hand():
     state, _ = act(state, turn, {"type": "play", "card": "thievery", "target": other})
     state, _ = pass_window(state)
     assert state["known"][other]  # still known while the thief chooses
-    state, _ = act(state, turn, {"type": "take", "card": sorted(state["hands"][other])[-1]})
+    state, _ = act(state, turn, {"type": "take", "card": max(state["hands"][other])})
     assert state["known"][other] == []

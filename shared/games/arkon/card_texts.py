@@ -1,4 +1,5 @@
-"""The effect interpreter: action cards are lists of primitive ops from ``data/cards.json``.
+"""Card Texts: the effect interpreter; action cards are lists of primitive ops from
+``data/cards.json``.
 
 An op gets the transaction, the action being resolved (``seat``, ``card`` and the targets
 declared when it was played) and a scratch dict shared by the card's ops; it returns False when
@@ -7,12 +8,13 @@ player's choice pushes a pending decision and must be the card's last op.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from shared.engine import Tx
 
-from .cards import CARDS, HAND_LIMIT
-from .primitives import ask, draw, move_cards, random_cards, room
+from .content import CARDS, HAND_LIMIT
+from .decisions import ask
+from .general_rules import draw, exchange_cards, move_cards, random_cards, room
 
 Op = Callable[[Tx, dict, dict, dict], bool]
 OPS: dict[str, Op] = {}
@@ -85,15 +87,15 @@ def _swap_clans(tx, a, step, scratch):
 @op("exchange_random_per_clan")
 def _exchange(tx, a, step, scratch):
     """Both give random cards, one per clan taken, at the same time (FAQ): both picks are made
-    from the hands as they were, and each receiver keeps what fits under the hand limit."""
+    from the hands as they were, each receiver keeps what fits under the hand limit (the rest
+    stays with its giver), and the two gifts change hands in one event."""
     me, them = a["seat"], a["target"]
     hands = tx.state["hands"]
     mine = random_cards(tx, me, scratch["taken"][me])
     theirs = random_cards(tx, them, scratch["taken"][them])
     mine = mine[: HAND_LIMIT - (len(hands[them]) - len(theirs))]
     theirs = theirs[: HAND_LIMIT - (len(hands[me]) - len(mine))]
-    move_cards(tx, me, them, mine, "random")
-    move_cards(tx, them, me, theirs, "random")
+    exchange_cards(tx, me, them, mine, theirs, "random")
     return True
 
 

@@ -1,11 +1,12 @@
-"""``apply``: how each event changes the state. Pure, total, no randomness.
+"""``apply``: how each event changes the state, one reducer per event type. Pure, total, no
+randomness.
 
 Chance outcomes (deck orders, random cards) are read from the event, never drawn here; cards
 leaving the deck are taken from the state's deck, whose order an earlier event recorded.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from shared.engine import commitments, pending, priority
 from shared.engine.zones import put_bottom, reshuffle, take_top
@@ -36,7 +37,8 @@ def _remove(hand: list, cards) -> None:
 
 # Cards enter and leave hands face up (everyone learns which) or unseen. ``known[seat]`` is the
 # part of a hand everyone knows (cards taken back from a lost bid, a card gained by Tactical
-# Reversal); an unseen departure makes it unknown which of them are left.
+# Reversal); an unseen departure makes it unknown which of them are left. An unseen arrival
+# changes nothing of it.
 def _show_out(s: dict, seat: int, cards) -> None:
     hand, known = s["hands"][seat], s["known"][seat]
     for c in cards:
@@ -46,8 +48,9 @@ def _show_out(s: dict, seat: int, cards) -> None:
 
 
 def _hide_out(s: dict, seat: int, cards) -> None:
-    _remove(s["hands"][seat], cards)
-    s["known"][seat].clear()
+    if cards:
+        _remove(s["hands"][seat], cards)
+        s["known"][seat].clear()
 
 
 def _show_in(s: dict, seat: int, cards) -> None:
@@ -110,6 +113,17 @@ def _cards_moved(s, d, ev):
     cards = _private(ev, d["from"])["gave"]
     _hide_out(s, d["from"], cards)
     s["hands"][d["to"]].extend(cards)
+
+
+@reducer("cards_exchanged")
+def _cards_exchanged(s, d, ev):
+    """Two seats give each other cards at the same time (Shifting Allegiances)."""
+    a, b = d["seats"]
+    a_gives, b_gives = _private(ev, a)["gave"], _private(ev, b)["gave"]
+    _hide_out(s, a, a_gives)
+    _hide_out(s, b, b_gives)
+    s["hands"][a].extend(b_gives)
+    s["hands"][b].extend(a_gives)
 
 
 @reducer("hand_seen")
@@ -241,26 +255,35 @@ def _clan_put_up(s, d, ev):
     order = priority.clockwise_from(seat, s["players"])
     s["bid"] = {
         "clan": d["card"], "bidder": seat,
-        "commit": commitments.open_commitment(order, ordered=True), "draft": [], "step": 0,
+        "commit": commitments.open_commitment(order, ordered=True),
+        "draft": [], "draft_steps": 0, "counts": {},
         "revealed": None, "winner": None, "totals": None, "saboteur": None, "controller": None,
     }
 
 
-@reducer("bid_considered")
-def _bid_considered(s, d, ev):
-    """The bidder decided about one more card of its hand (which, and how, only it knows)."""
+@reducer("bid_drafted")
+def _bid_drafted(s, d, ev):
+    """The seat bidding now picked a card for its bid or put one back (only it knows which)."""
     mine = _private(ev, d["seat"])
-    if mine["bid"]:
-        s["bid"]["draft"].append(mine["card"])
-    s["bid"]["step"] += 1
+    s["bid"]["draft_steps"] += 1  # public: everyone sees the seat is at it
+    draft = s["bid"]["draft"]
+    if mine["picked"]:
+        draft.append(mine["card"])
+    else:
+        draft.remove(mine["card"])
 
 
 @reducer("bid_placed")
 def _bid_placed(s, d, ev):
+    """The cards go face down in front of the seat: everyone sees how many, only it sees which."""
     bid = s["bid"]
-    commitments.commit(bid["commit"], d["seat"], bid["draft"])
+    seat = d["seat"]
+    cards = list(_private(ev, seat).get("cards") or [])
+    _hide_out(s, seat, cards)
+    commitments.commit(bid["commit"], seat, cards)
+    bid["counts"][str(seat)] = d["count"]
     bid["draft"] = []
-    bid["step"] = 0
+    bid["draft_steps"] = 0
 
 
 @reducer("bids_revealed")
@@ -268,8 +291,6 @@ def _bids_revealed(s, d, ev):
     bid = s["bid"]
     bid["revealed"] = {k: list(v) for k, v in d["bids"].items()}
     bid["commit"] = None
-    for seat, cards in d["bids"].items():
-        _show_out(s, int(seat), cards)
 
 
 @reducer("reinforced")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 DATA = Path(__file__).parent / "data"
 
-#: Effect primitives the interpreter in ``effects.py`` knows; decision ops must come last.
+#: Effect primitives the interpreter in ``card_texts.py`` knows; decision ops must come last.
 EFFECT_OPS = {"draw", "cycle", "take_clan", "give_random", "destroy_clan", "swap_clans",
               "exchange_random_per_clan", "steal"}
 DECISION_OPS = {"cycle", "steal"}
@@ -110,6 +110,13 @@ def deck_counts(options: dict) -> Counter:
 
 def influence(cards) -> int:
     return sum(CARDS[c].influence for c in cards)
+
+
+def without(cards, taken) -> list[str]:
+    """The cards left (sorted) once ``taken`` (a part of ``cards``, duplicates counted) is out."""
+    rest = Counter(cards)
+    rest.subtract(taken)
+    return sorted(rest.elements())
 
 
 def role_ids() -> list[str]:

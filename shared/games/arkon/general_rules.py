@@ -1,14 +1,17 @@
-"""Small event-emitting steps the rules are built from: draw, reshuffle, give, ask.
+"""The rulebook's General Rules (hand limit 8; give up what you can) and the FAQ's reshuffle, as
+the small event-emitting steps every other rule is built from: draw, reshuffle, give, exchange,
+discard.
 
 Each takes the move's transaction ``tx``; randomness comes from ``tx.rng`` and is recorded in
-the event it affects. Every gain respects the hand limit ("take/draw up to 8 cards").
+the event it affects. Every gain respects the hand limit ("take/draw up to 8 cards"), and no
+event ever leaves a hand above it.
 """
 from __future__ import annotations
 
 from shared.engine import Tx
 from shared.engine.zones import emit_reshuffle
 
-from .cards import HAND_LIMIT
+from .content import HAND_LIMIT
 
 
 def room(state: dict, seat: int) -> int:
@@ -44,19 +47,20 @@ def move_cards(tx: Tx, giver: int, receiver: int, cards: list[str], how: str) ->
         )
 
 
+def exchange_cards(tx: Tx, a: int, b: int, a_gives: list[str], b_gives: list[str], how: str) -> None:
+    """Two seats give each other cards at the same time (one event, so no moment of the log has
+    one side holding both gifts); only the two seats learn which cards."""
+    if a_gives or b_gives:
+        tx.emit(
+            "cards_exchanged", {"seats": [a, b], "counts": [len(a_gives), len(b_gives)], "how": how},
+            private={a: {"gave": a_gives, "got": b_gives}, b: {"gave": b_gives, "got": a_gives}},
+        )
+
+
 def random_cards(tx: Tx, seat: int, n: int) -> list[str]:
     """Up to ``n`` cards picked at random from ``seat``'s hand (give up what you can)."""
     hand = tx.state["hands"][seat]
     return tx.rng.sample(hand, min(n, len(hand)))
-
-
-def ask(tx: Tx, seat: int, kind: str, **params) -> None:
-    """Push a pending decision for ``seat`` (see ``decisions.py``)."""
-    tx.emit("asked", {"seat": seat, "kind": kind, **params})
-
-
-def answered(tx: Tx) -> None:
-    tx.emit("answered")
 
 
 def discard(tx: Tx, seat: int, cards: list[str], why: str) -> None:

@@ -19,6 +19,7 @@ BENCHES = [
     ("bench.replay", ["--runs=5", "--reads=200"], ["--runs=2", "--reads=30"]),
     ("bench.api_throughput", ["--seconds=10", "--threads=8"], ["--seconds=3", "--threads=4"]),
     ("bench.queue_pairing", ["--players=1000"], ["--players=200"]),
+    ("bench.appendfsync", ["--seconds=5", "--runs=3"], ["--seconds=2", "--runs=1"]),
 ]
 
 
@@ -75,6 +76,11 @@ def main() -> None:
         table(results["bench.queue_pairing"], ["players_per_match", "rating_aware.tickets_per_s",
                                                "rating_aware.mean_rating_gap", "baseline_arrival_order.tickets_per_s",
                                                "baseline_arrival_order.mean_rating_gap", "gap_ratio"]),
+        "", "## Durability: appendfsync always against everysec",
+        "Moves per second through `Matches.submit` (the rules service's write path, no HTTP) against a Redis "
+        "started from `deploy/redis.conf`; baseline: the same server with `appendfsync everysec`. With "
+        "`always` a move answered 201 is on disk; concurrent writers share an fsync.", "",
+        table(results["bench.appendfsync"], ["threads", "always_moves_per_s", "everysec_moves_per_s", "ratio"]),
         "", "## Raw results", "", "```",
         *[json.dumps(r) for rows in results.values() for r in rows], "```", "",
     ]

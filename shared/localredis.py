@@ -51,15 +51,17 @@ class LocalRedis:
 
 
 def start(data_dir: str | os.PathLike | None = None, port: int | None = None, *, persistent: bool = False,
-          binary: str | None = None) -> LocalRedis:
-    """A running server; with ``persistent`` it keeps an append-only file in ``data_dir``."""
+          binary: str | None = None, config: str | os.PathLike | None = None, extra: list[str] = ()) -> LocalRedis:
+    """A running server; with ``persistent`` it keeps an append-only file in ``data_dir``;
+    ``config``: a redis.conf to start from; ``extra``: more ``--option value`` arguments."""
     port = port or free_port()
-    args = [binary or redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-            "--maxmemory-policy", "noeviction", "--protected-mode", "yes"]
+    args = [binary or redis_binary()] + ([str(config)] if config else [])
+    args += ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--maxmemory-policy", "noeviction",
+             "--protected-mode", "yes"]
     if data_dir is not None:
         Path(data_dir).mkdir(parents=True, exist_ok=True)
         args += ["--dir", str(data_dir)]
-    args += ["--appendonly", "yes" if persistent else "no"]
+    args += ["--appendonly", "yes" if persistent else "no", *extra]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     client = redis.Redis(port=port)
     deadline = time.time() + 15

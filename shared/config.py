@@ -4,6 +4,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+import redis
+
 
 def _env(name: str, default: str) -> str:
     return os.environ.get(name, default)
@@ -12,6 +14,9 @@ def _env(name: str, default: str) -> str:
 @dataclass(frozen=True)
 class Config:
     redis_url: str = field(default_factory=lambda: _env("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    # RQ (bot turns) on a Redis of its own when set; the match store otherwise
+    queue_redis_url: str = field(default_factory=lambda: _env("QUEUE_REDIS_URL", "") or _env(
+        "REDIS_URL", "redis://127.0.0.1:6379/0"))
     auth_secret: str = field(default_factory=lambda: _env("AUTH_SECRET", "dev-secret-change-me"))
     matchmaking_url: str = field(default_factory=lambda: _env("MATCHMAKING_URL", "http://127.0.0.1:8001"))
     rules_url: str = field(default_factory=lambda: _env("RULES_URL", "http://127.0.0.1:8002"))
@@ -26,3 +31,13 @@ class Config:
 
 def load() -> Config:
     return Config()
+
+
+def store_client(config: Config) -> redis.Redis:
+    """The match store (logs, metadata, the streams between services)."""
+    return redis.Redis.from_url(config.redis_url, health_check_interval=30)
+
+
+def queue_client(config: Config) -> redis.Redis:
+    """The Redis of the RQ queues (bot turns): ``QUEUE_REDIS_URL``, else the match store."""
+    return redis.Redis.from_url(config.queue_redis_url, health_check_interval=30)

@@ -6,10 +6,9 @@ in this process) still stops a policy that runs too long.
 """
 import logging
 
-import redis
 from rq import Queue, SimpleWorker
 
-from shared.config import load
+from shared.config import load, queue_client
 from shared.engine import registry
 from shared.resilience import run_rq_worker
 
@@ -18,7 +17,7 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     config = load()
     registry.load_all()
-    client = redis.Redis.from_url(config.redis_url, health_check_interval=30)
+    client = queue_client(config)
     run_rq_worker(lambda: SimpleWorker([Queue(config.bot_queue, connection=client)], connection=client),
                   "bot worker", with_scheduler=False)
 

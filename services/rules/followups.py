@@ -48,11 +48,12 @@ return due
 
 
 class Followups:
-    def __init__(self, client: redis.Redis, matches: Matches, deadlines: Deadlines, config: Config):
+    def __init__(self, client: redis.Redis, queue_client: redis.Redis, matches: Matches, deadlines: Deadlines,
+                 config: Config):
         self.r = client
         self.matches = matches
         self.deadlines = deadlines
-        self.queue = Queue(config.bot_queue, connection=client)
+        self.queue = Queue(config.bot_queue, connection=queue_client)
         self.grace_s = config.bot_retry_after_s
         self._claim = client.register_script(_CLAIM)
 
@@ -124,17 +125,18 @@ class Followups:
     def _job_alive(self, job_id: str) -> bool:
         """Whether a bot job will still run: waiting in the queue, scheduled, or held by a worker
         that is alive (its heartbeat key exists)."""
+        q = self.queue.connection
         try:
-            job = Job.fetch(job_id, connection=self.r)
+            job = Job.fetch(job_id, connection=q)
         except NoSuchJobError:
             return False
         status = str(getattr(job.get_status(refresh=False), "value", job.get_status(refresh=False)))
         if status in ("scheduled", "deferred"):
             return True
         if status == "queued":
-            return self.r.lpos(self.queue.key, job_id) is not None
+            return q.lpos(self.queue.key, job_id) is not None
         if status == "started":
-            return bool(job.worker_name) and bool(self.r.exists(f"rq:worker:{job.worker_name}"))
+            return bool(job.worker_name) and bool(q.exists(f"rq:worker:{job.worker_name}"))
         return False
 
     def publish_finished(self, mstate: dict) -> None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import redis
 
 from shared import faults
-from shared.config import Config
+from shared.config import Config, queue_client, store_client
 from shared.eventstore.store import EventStore
 from shared.matches import Matches
 
@@ -24,11 +24,12 @@ class Runtime:
 
     @classmethod
     def build(cls, config: Config) -> "Runtime":
-        client = redis.Redis.from_url(config.redis_url)
+        client = store_client(config)
         matches = Matches(EventStore(client), snapshot_every=config.snapshot_every,
                           max_events=config.max_match_events)
         deadlines = Deadlines(client, matches)
-        return cls(config, client, matches, Followups(client, matches, deadlines, config), deadlines)
+        followups = Followups(client, queue_client(config), matches, deadlines, config)
+        return cls(config, client, matches, followups, deadlines)
 
     def create_match(self, message: dict) -> dict:
         """Create a match from a "match formed" message and start its bots and clocks (once: a

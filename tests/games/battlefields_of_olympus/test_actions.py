@@ -231,3 +231,15 @@ def test_action_skirmish_swaps_for_a_different_warrior_type_never_an_identical_o
     state = _battle((["swordsmen", "swordsmen"], ["swordsmen"]), (["skirmish"], []))
     state, _ = run(state, (0, warrior("swordsmen")), (1, warrior("swordsmen")))
     assert act("skirmish") not in legal(state, 0)  # only an identical card to swap for: no Skirmish
+
+
+def test_action_any_number_of_valid_actions_can_be_applied_to_the_same_warrior_card():
+    """ACTION CARDS: "Any number of valid Actions can be applied to the same Warrior card." Cavalry
+    beats Swordsmen; the attacker Flanks; now the defender's Cavalry is beaten and he Flanks back,
+    on the same two Warriors; the attacker must play again."""
+    state = _battle((["swordsmen"], ["cavalry"]), (["flank"], ["flank"]))
+    state, _ = run(state, (0, warrior("swordsmen")), (1, warrior("cavalry")), (0, act("flank")), (1, NO))
+    assert state["battle"]["leader"] == 0 and act("flank") in legal(state, 1)
+    state, _ = play(state, 1, act("flank"))
+    assert state["battle"]["leader"] == 1 and GAME.to_act(state) == [0]
+    assert [a["card"] for a in state["battle"]["actions"]] == ["flank", "flank"]

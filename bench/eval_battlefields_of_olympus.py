@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as `python bench/<this file>`
 
-from shared.bots.arena import play_match, win_rate  # noqa: E402
-from shared.games.battlefields_of_olympus import GAME  # noqa: E402
+from shared.bots.arena import play_match, win_rate
+from shared.games.battlefields_of_olympus import GAME
 
 
 def main(games: int) -> None:

@@ -35,7 +35,6 @@ def warrior_result(content: Content, battle: dict, seat: int, card: str) -> str 
     return "tie"
 
 
-
 def leader_after(battle: dict, seat: int, result: str) -> int | None:
     """Who leads once ``seat``'s Warrior with ``result`` is on the table (step 5: the victor is
     the player of the last winning card).

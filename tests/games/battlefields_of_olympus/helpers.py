@@ -4,9 +4,9 @@ from __future__ import annotations
 from collections import Counter
 
 from shared.engine import make_event
-from shared.rng import FastRng
 from shared.games.battlefields_of_olympus import GAME
 from shared.games.battlefields_of_olympus.content import ARES, load
+from shared.rng import FastRng
 
 C = load()
 

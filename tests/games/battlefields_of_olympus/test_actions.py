@@ -54,7 +54,7 @@ def test_action_cancel_removes_the_cancelled_card_and_the_cancelling_one():
     state, _ = play(state, 0, act("rally"))
     state, _ = play(state, 1, reply("treachery", 0))
     state, events = play(state, 0, NO)  # seat 0 still holds an Action: it may answer
-    resolved = [e for e in events if e["type"] == "chain_resolved"][0]
+    resolved = next(e for e in events if e["type"] == "chain_resolved")
     assert resolved["data"]["effective"] is False
     assert sorted(state["adisc"]) == ["rally", "treachery"]
     assert state["seats"][0]["hand"] == ["cavalry"]  # no Warriors drawn
@@ -124,7 +124,7 @@ def test_action_skirmish_declared_opponent_may_defeat_it_then_the_swap_happens()
     assert state["phase"] == "respond" and reply("shield_wall", 0) in legal(state, 1)
     state, _ = play(state, 1, NO)
     assert state["phase"] == "swap" and legal(state, 0) == [{"type": "swap", "card": "archers"}]
-    state, events = play(state, 0, {"type": "swap", "card": "archers"})
+    state, _events = play(state, 0, {"type": "swap", "card": "archers"})
     assert state["seats"][0]["hand"] == ["swordsmen"]  # the swapped Warrior returns to hand
     assert [(w["seat"], w["card"]) for w in state["battle"]["line"]] == [(1, "cavalry"), (0, "archers")]
     assert state["battle"]["leader"] == 0 and GAME.to_act(state) == [1]

@@ -4,7 +4,7 @@ import pytest
 from shared.games.battlefields_of_olympus import GAME
 from shared.games.battlefields_of_olympus.content import ARES
 
-from .helpers import BATTLE, C, PASS, legal, play, run, table, types, warrior
+from .helpers import BATTLE, PASS, C, legal, play, run, table, types, warrior
 
 
 def _battle(hands, **kw):
@@ -98,7 +98,7 @@ def test_battle_step_5_victor_is_player_of_last_winning_card_and_takes_topmost_l
 def test_battle_step_5_tying_warriors_draw_and_no_land_is_awarded():
     state = _battle((["cavalry"], ["cavalry"]))
     state, events = run(state, (0, warrior("cavalry")), (1, warrior("cavalry")), (0, PASS), (1, PASS))
-    ended = [e for e in events if e["type"] == "battle_ended"][0]
+    ended = next(e for e in events if e["type"] == "battle_ended")
     assert ended["data"]["winner"] is None
     assert state["land_pile"] == ["hills_red", "woodland_red"]
     assert state["seats"][0]["lands"] == state["seats"][1]["lands"] == []
@@ -108,7 +108,7 @@ def test_battle_step_5_second_tying_card_in_a_row_by_same_player_wins_superior_n
     state = _battle((["cavalry"], ["cavalry", "cavalry"]))
     state, _ = run(state, (0, warrior("cavalry")), (1, warrior("cavalry")), (0, PASS))
     state, events = play(state, 1, warrior("cavalry"))
-    played = [e for e in events if e["type"] == "warrior_played"][0]
+    played = next(e for e in events if e["type"] == "warrior_played")
     assert played["data"]["result"] == "numbers"
     assert state["seats"][1]["lands"] == ["hills_red"]
 

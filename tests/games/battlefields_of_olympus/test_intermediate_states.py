@@ -3,8 +3,8 @@ a log, also in the middle of one move's events (replays and audits fold logs eve
 import pytest
 
 from shared.canonical import encode
-from shared.rng import FastRng, SeededRng
 from shared.games.battlefields_of_olympus import GAME
+from shared.rng import FastRng, SeededRng
 
 ACTION_MOVES = ("play_action", "respond", "swap", "play_warrior")
 

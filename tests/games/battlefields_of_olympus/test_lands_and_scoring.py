@@ -2,7 +2,7 @@
 from shared.games.battlefields_of_olympus import GAME
 from shared.games.battlefields_of_olympus.scoring import points
 
-from .helpers import BATTLE, C, PASS, legal, play, run, table, types, warrior
+from .helpers import BATTLE, PASS, C, legal, play, run, table, types, warrior
 
 
 def _win_battle(state, seat=0):
@@ -27,7 +27,7 @@ def test_bonus_warrior_is_played_like_a_hand_warrior_and_redrawn_while_still_qua
                   bonus=("archers", None), land_pile=["hills_blue"], wtop=["heavy_infantry"])
     state, _ = play(state, 0, BATTLE)
     assert warrior("archers", "bonus") in legal(state, 0)
-    state, events = run(state, (0, warrior("archers", "bonus")), (1, PASS))
+    state, _events = run(state, (0, warrior("archers", "bonus")), (1, PASS))
     assert "archers" in state["wdisc"]
     assert state["seats"][0]["bonus"] == "heavy_infantry"
 
@@ -80,7 +80,7 @@ def test_end_game_ends_at_once_when_a_player_reaches_16_points():
 def test_end_game_ends_after_the_sixth_ares_is_discarded():
     state = table(hands=(["archers"], ["spearmen"]), land_pile=["woodland_red"], ares_pile=1, ares_disc=5)
     assert legal(state, 0) == [BATTLE]
-    state, events = _win_battle(state)
+    state, _events = _win_battle(state)
     assert len(state["ares_disc"]) == 6 and state["phase"] == "over"
     assert GAME.outcome(state).details["reason"] == "the last Ares card was discarded"
 
@@ -101,7 +101,7 @@ def test_end_most_points_wins_then_most_land_cards_then_a_shared_rank():
 def test_option_target_points_changes_the_winning_total_and_rejects_other_values():
     state = table(hands=(["archers"], ["spearmen"]), lands=(["olympus", "fortress_blue"], []),
                   land_pile=["woodland_red"], target_points=12)
-    state, events = _win_battle(state)
+    state, _events = _win_battle(state)
     assert state["phase"] == "over" and GAME.outcome(state).scores == [12, 0]
     assert GAME.validate_options(2, {})["target_points"] == 16
     try:

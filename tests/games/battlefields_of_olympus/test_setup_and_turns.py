@@ -3,9 +3,9 @@ from collections import Counter
 
 import pytest
 
-from shared.rng import SeededRng
 from shared.games.battlefields_of_olympus import GAME
 from shared.games.battlefields_of_olympus.content import ARES
+from shared.rng import SeededRng
 
 from .helpers import BATTLE, C, legal, play, run, table, types
 
@@ -198,7 +198,7 @@ def test_hand_limit_warrior_drawn_with_four_in_hand_goes_face_down_on_reserve():
     state, events = play(state, 0, {"type": "draw_fate"})
     assert state["seats"][0]["hand"] == ["archers"] * 4
     assert state["seats"][0]["reserve"] == ["cavalry"]
-    drawn = [e for e in events if e["type"] == "warrior_drawn"][0]
+    drawn = next(e for e in events if e["type"] == "warrior_drawn")
     assert GAME.redact(drawn, 0)["data"]["card"] == "cavalry"  # its owner may look at it
     assert "card" not in GAME.redact(drawn, 1)["data"]
     assert GAME.view(state, 0)["seats"][0]["reserve"] == ["cavalry"]
@@ -219,7 +219,7 @@ def test_warrior_discards_reshuffled_into_new_deck_when_deck_runs_out():
 def test_exhausted_fate_deck_forces_battles_then_ends_without_lands():
     state = table(hands=(["archers"], ["spearmen"]), land_pile=["hills_red"], fate_rest=False)
     assert legal(state, 0) == [BATTLE]
-    state, events = run(state, (0, BATTLE), (0, {"type": "play_warrior", "card": "archers", "from": "hand"}),
+    state, _events = run(state, (0, BATTLE), (0, {"type": "play_warrior", "card": "archers", "from": "hand"}),
                         (1, {"type": "pass"}))
     assert state["seats"][0]["lands"] == ["hills_red"]
     while state["phase"] == "restock":

@@ -4,10 +4,10 @@ from collections import Counter
 
 import pytest
 
-from shared.rng import FastRng, SeededRng
 from shared.engine import get
 from shared.games.battlefields_of_olympus import GAME
 from shared.games.battlefields_of_olympus.content import DATA, source_labels
+from shared.rng import FastRng, SeededRng
 
 from .helpers import C, play, table
 

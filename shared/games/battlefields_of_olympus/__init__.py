@@ -5,4 +5,4 @@ from .game import BattlefieldsOfOlympus
 
 GAME = register(BattlefieldsOfOlympus())
 
-__all__ = ["BattlefieldsOfOlympus", "GAME"]
+__all__ = ["GAME", "BattlefieldsOfOlympus"]

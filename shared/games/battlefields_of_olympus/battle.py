@@ -1,15 +1,17 @@
-"""Battle rules as pure queries: which Warrior may be played, what it does, who leads.
+"""The rulebook's BATTLE section as pure queries: when a battle is forced, which Warrior may be
+played, what it does, who leads, which Ares a battle uses up.
 
 A battle keeps each seat's *current* Warrior (its topmost one), the ``line`` of Warriors on the
-table in play order with each card's result, and the ``leader``: the player of the last winning
-card (None while the last two Warriors hold the line).
+table in play order with each card's result (and ``overturned`` once an Action made it lose),
+and the ``leader``: the player of the last winning card (None while the last two Warriors hold
+the line).
 """
 from __future__ import annotations
 
 from .content import Content
 from .state import opp
 
-WINNING = ("first", "win", "numbers")
+TYING = ("tie", "numbers")  # results of a card of the same type as the opponent's current one
 
 
 def warrior_result(content: Content, battle: dict, seat: int, card: str) -> str | None:
@@ -28,9 +30,32 @@ def warrior_result(content: Content, battle: dict, seat: int, card: str) -> str 
         return None
     line = battle["line"]
     previous = line[-1] if line else None
-    if previous and previous["seat"] == seat and previous["result"] in ("tie", "numbers"):
-        return "numbers"
+    if previous and previous["seat"] == seat and previous["result"] in TYING:
+        return "numbers"  # an Elite that overturned the previous tying card does not change that
     return "tie"
+
+
+def leader_after(battle: dict, seat: int, result: str) -> int | None:
+    """Who leads once ``seat``'s Warrior with ``result`` is on the table (step 5: the victor is
+    the player of the last winning card).
+
+    A tying card against the leader's card holds the line (no one leads); a tying card played by
+    the leader himself (in his free chance) is not a winning card and leaves his win standing.
+    """
+    if result != "tie":
+        return seat
+    return seat if battle["leader"] == seat else None
+
+
+def battle_forced(state: dict) -> bool:
+    """"When Ares and Land Trophy cards are in play, players must battle" (for the topmost Land)."""
+    return bool(state["land_pile"] and state["ares_pile"])
+
+
+def ares_fought_over(state: dict, owner: int | None) -> int:
+    """How many Ares cards a battle starting now is fought over, and uses up at step 6: those in
+    play when it is fought for the topmost Land of the Land pile; none for an opponent's Land."""
+    return len(state["ares_pile"]) if owner is None else 0
 
 
 def playable_warriors(content: Content, state: dict, seat: int) -> list[tuple[str, str]]:
@@ -43,11 +68,13 @@ def playable_warriors(content: Content, state: dict, seat: int) -> list[tuple[st
 
 
 def swap_candidates(content: Content, state: dict, seat: int) -> list[str]:
-    """Hand Warriors that may replace the seat's current one (beat or tie the opponent's)."""
-    theirs = state["battle"]["current"][opp(seat)]
+    """Hand Warriors that may replace the seat's current one: another type (a swap for an
+    identical card would change nothing) that beats or ties the opponent's current Warrior."""
+    mine, theirs = state["battle"]["current"][seat], state["battle"]["current"][opp(seat)]
     if theirs is None:
         return []
-    return [c for c in sorted(set(state["seats"][seat]["hand"])) if content.beats_or_ties(c, theirs)]
+    hand = sorted(set(state["seats"][seat]["hand"]))
+    return [c for c in hand if c != mine and content.beats_or_ties(c, theirs)]
 
 
 def effect_applies(content: Content, state: dict, seat: int, effect: dict) -> bool:

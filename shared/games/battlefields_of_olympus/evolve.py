@@ -1,21 +1,26 @@
-"""``apply``: folds one event into the state, in place. Pure and total; never draws randomness.
+"""``apply``: folds one event into the state, in place; one reducer per event type. Pure and
+total; never draws randomness.
 
 Draws take the top card of a deck whose order the state already holds (recorded by the setup
 or reshuffle event's secret part), so a draw event only names who draws and where the card goes.
+Events after which the game carries on by itself (the setup, a Fate draw, the end of a discard,
+a battle's steps 5 and 6) leave the phase ``resolving`` with no actor: no decision is awaited in
+the middle of a move's events.
 """
 from __future__ import annotations
 
 from shared.engine import zones
 
-from .replies import settle
-from .state import add_sorted, new_seat, opp, remove_one
+from .action_cards import settle
+from .battle import leader_after
+from .state import RESOLVING, add_sorted, new_seat, opp, remove_one
 
 
 def _setup(s: dict, d: dict, ev: dict) -> None:
     secret = ev.get("secret") or {}
     s.clear()
     s.update({
-        "phase": "action", "actor": d["first"], "turn": d["first"], "battled": False,
+        "phase": RESOLVING, "actor": None, "turn": d["first"], "battled": False,
         "wdeck": list(secret["wdeck"]), "wdisc": [],
         "fdeck": list(secret["fdeck"]), "adisc": [],
         "land_pile": [], "ares_pile": [], "ares_disc": [],
@@ -54,6 +59,7 @@ def _turn_started(s, d, ev):
 
 
 def _fate_drawn(s, d, ev):
+    s.update(phase=RESOLVING, actor=None)
     card = s["fdeck"].pop(0)
     if d["kind"] == "action":
         add_sorted(s["seats"][d["seat"]]["actions"], card)
@@ -89,7 +95,7 @@ def _action_discarded(s, d, ev):
 
 
 def _discard_done(s, d, ev):
-    s["discarding"] = None
+    s.update(phase=RESOLVING, actor=None, discarding=None)
 
 
 def _post_started(s, d, ev):
@@ -99,7 +105,7 @@ def _post_started(s, d, ev):
 def _battle_started(s, d, ev):
     s["battle"] = {
         "attacker": d["attacker"], "defender": opp(d["attacker"]), "first": d["first"],
-        "land": d["land"], "owner": d["owner"],
+        "land": d["land"], "owner": d["owner"], "ares": d["ares"],
         "to_play": d["first"], "current": [None, None], "played": [0, 0], "line": [],
         "leader": None, "passed": None, "actions": [], "used": [], "winner": None,
     }
@@ -147,9 +153,9 @@ def _hand_revealed(s, d, ev):
 
 
 def _new_warrior(b: dict, seat: int, card: str, source: str, result: str) -> None:
+    b["leader"] = leader_after(b, seat, result)
     b["line"].append({"seat": seat, "card": card, "from": source, "result": result})
     b["current"][seat] = card
-    b["leader"] = None if result == "tie" else seat
     b["used"].extend(b["actions"])
     b["actions"] = []
     b["to_play"] = opp(seat)
@@ -169,7 +175,7 @@ def _warrior_played(s, d, ev):
 def _lead_taken(s, d, ev):
     b = s["battle"]
     b["leader"] = d["seat"]
-    b["line"][-1]["result"] = "overturned"
+    b["line"][-1]["overturned"] = True
     b["to_play"] = opp(d["seat"])
     s["actor"] = b["to_play"]
 
@@ -198,6 +204,7 @@ def _battle_passed(s, d, ev):
 
 
 def _battle_ended(s, d, ev):
+    s.update(phase=RESOLVING, actor=None)
     b = s["battle"]
     b["winner"] = d["winner"]
     land, winner = d["land"], d["winner"]
@@ -216,12 +223,13 @@ def _battle_cleared(s, d, ev):
     b = s["battle"]
     s["wdisc"].extend(w["card"] for w in b["line"])
     s["adisc"].extend(a["card"] for a in b["used"] + b["actions"])
-    s["ares_disc"].extend(s["ares_pile"])
-    s["ares_pile"] = []
+    used = b["ares"]  # only the Ares this battle was fought over; others keep waiting
+    s["ares_disc"].extend(s["ares_pile"][:used])
+    del s["ares_pile"][:used]
     for seat in s["seats"]:
         seat["revealed"] = []
     s["battle"] = None
-    s["next_turn"] = d["next"]
+    s.update(phase=RESOLVING, actor=None, next_turn=d["next"])
 
 
 def _restock_started(s, d, ev):

@@ -8,8 +8,8 @@ from __future__ import annotations
 from shared.engine import Tx, zones
 
 from . import battle as rules
+from .action_cards import reply_effect
 from .content import Content, load
-from .replies import reply_effect
 from .scoring import colour_set, points
 from .state import opp
 
@@ -62,14 +62,19 @@ def begin_turn(tx: Tx, seat: int) -> None:
 
 
 def after_action(tx: Tx, seat: int) -> None:
-    """After turn options a-c: a chance to play Ambush, Raid, Rally or Scout, else the turn passes."""
+    """After turn options a-c: a chance to play Ambush, Raid, Rally or Scout; then the turn
+    passes, or the battle a Fate draw forced begins (at once for a player holding no Action)."""
     if tx.state["seats"][seat]["actions"]:
         tx.emit("post_started", {"seat": seat})
+    elif rules.battle_forced(tx.state):
+        battle_for_top_land(tx, seat)
     else:
         begin_turn(tx, opp(seat))
 
 
 def draw_fate(tx: Tx, seat: int) -> None:
+    """Turn option a: an Action goes to the hand; a Land or an Ares goes face up on its pile and
+    the player draws a Warrior."""
     card = tx.state["fdeck"][0]
     kind = C.fate_kind(card)
     if kind == "action":
@@ -77,10 +82,6 @@ def draw_fate(tx: Tx, seat: int) -> None:
     else:
         tx.emit("fate_drawn", {"seat": seat, "kind": kind, "card": card})
         draw_warriors(tx, seat, 1)
-        s = tx.state
-        if s["land_pile"] and s["ares_pile"]:
-            start_battle(tx, seat, first=seat, land=s["land_pile"][0], owner=None)
-            return
     after_action(tx, seat)
 
 
@@ -126,7 +127,7 @@ def resolve_chain(tx: Tx) -> None:
 def _start_battle_effect(tx: Tx, seat: int, effect: dict, chain: dict) -> None:
     first = seat if effect["first"] == "self" else opp(seat)
     if effect["prize"] == "top_land":
-        start_battle(tx, seat, first=first, land=tx.state["land_pile"][0], owner=None)
+        battle_for_top_land(tx, seat, first=first)
     else:
         start_battle(tx, seat, first=first, land=chain["land"], owner=opp(seat))
 
@@ -159,7 +160,16 @@ EFFECTS = {
 
 # ----- battles ------------------------------------------------------------------------------
 def start_battle(tx: Tx, attacker: int, *, first: int, land: str, owner: int | None) -> None:
-    tx.emit("battle_started", {"attacker": attacker, "first": first, "land": land, "owner": owner})
+    """A battle for ``land`` (from the Land pile when ``owner`` is None, else that seat's Land),
+    naming the Ares cards it is fought over."""
+    ares = rules.ares_fought_over(tx.state, owner)
+    tx.emit("battle_started", {"attacker": attacker, "first": first, "land": land, "owner": owner, "ares": ares})
+
+
+def battle_for_top_land(tx: Tx, attacker: int, *, first: int | None = None) -> None:
+    """Turn option d, a forced battle, an Ambush: a battle for the topmost Land of the Land pile."""
+    start_battle(tx, attacker, first=attacker if first is None else first,
+                 land=tx.state["land_pile"][0], owner=None)
 
 
 def play_warrior(tx: Tx, seat: int, card: str, source: str) -> None:

@@ -30,7 +30,7 @@ class BattlefieldsOfOlympus(Game):
     title = "Battlefields of Olympus"
     min_players = 2
     max_players = 2
-    version = "1"
+    version = "2"  # 2: issue 12 rules fixes (Ares use, forced-battle timing, Olympus colourless)
     Options = Options
 
     def setup(self, players: int, options: dict, rng) -> list[dict]:

@@ -9,8 +9,8 @@ from shared.engine import Tx
 
 from . import battle as rules
 from . import flow
+from .action_cards import locked, reply_moves
 from .content import Content, load
-from .replies import locked, reply_moves
 from .state import distinct, opp
 
 C: Content = load()
@@ -20,7 +20,7 @@ C: Content = load()
 def _action_phase(state: dict, seat: int) -> list[dict]:
     """Turn options a-d; a Land with an Ares in play (or an empty Fate deck) forces the battle."""
     me = state["seats"][seat]
-    if state["land_pile"] and (state["ares_pile"] or not state["fdeck"]):
+    if rules.battle_forced(state) or (state["land_pile"] and not state["fdeck"]):
         return [{"type": "battle"}]
     moves = [{"type": "draw_fate"}] if state["fdeck"] else []
     moves += [{"type": "discard_warrior", "card": c} for c in distinct(me["hand"])]
@@ -64,12 +64,14 @@ def turn_action_moves(state: dict, seat: int) -> list[dict]:
 
 
 def _post(state: dict, seat: int) -> list[dict]:
-    """After the action: turn Actions; with more than 4 Actions, one must be discarded or played."""
+    """After the action: turn Actions; with more than 4 Actions, one must be discarded or played.
+    Then the turn ends, or, when the Fate draw brought a Land and an Ares into play, the player
+    declares the battle it forced ("you must declare BATTLE ... on your turn")."""
     actions = state["seats"][seat]["actions"]
     moves = turn_action_moves(state, seat)
     if len(actions) > C.number("action_hand_limit"):
         return moves + [{"type": "discard_excess", "card": c} for c in distinct(actions)]
-    return moves + [{"type": "end_turn"}]
+    return moves + [{"type": "battle"} if rules.battle_forced(state) else {"type": "end_turn"}]
 
 
 def _battle(state: dict, seat: int) -> list[dict]:
@@ -105,9 +107,11 @@ PHASES = {
 
 
 def legal_moves(state: dict, seat: int) -> list[dict]:
-    if state.get("phase") in (None, "over") or state.get("actor") != seat:
+    """Every legal move of ``seat``; none unless a decision of that seat is awaited."""
+    phase = PHASES.get(state.get("phase"))
+    if phase is None or state.get("actor") != seat:
         return []
-    return PHASES[state["phase"]](state, seat)
+    return phase(state, seat)
 
 
 # ----- carrying moves out -------------------------------------------------------------------------
@@ -130,16 +134,12 @@ def _discard_excess(tx: Tx, seat: int, move: dict) -> None:
     tx.emit("action_discarded", {"seat": seat, "card": move["card"]})
 
 
-def _battle_move(tx: Tx, seat: int, move: dict) -> None:
-    flow.start_battle(tx, seat, first=seat, land=tx.state["land_pile"][0], owner=None)
-
-
 RUN = {
     "draw_fate": lambda tx, seat, m: flow.draw_fate(tx, seat),
     "discard_warrior": _discard("warrior"),
     "discard_action": _discard("action"),
     "discard_done": lambda tx, seat, m: flow.finish_discarding(tx, seat),
-    "battle": _battle_move,
+    "battle": lambda tx, seat, m: flow.battle_for_top_land(tx, seat),
     "play_action": _play_action,
     "discard_excess": _discard_excess,
     "end_turn": lambda tx, seat, m: flow.begin_turn(tx, opp(seat)),

@@ -20,7 +20,7 @@ def points(content: Content, lands: list[str]) -> int:
 def colour_set(content: Content, lands: list[str]) -> bool:
     """Whether the Lands include three of one colour (the bonus Warrior condition)."""
     need = content.bonus["lands_of_one_colour"]
-    colours = Counter(content.lands[l].colour for l in lands)
+    colours = Counter(content.lands[l].colour for l in lands if content.lands[l].colour)
     return any(n >= need for n in colours.values())
 
 

@@ -4,8 +4,10 @@ State layout (plain JSON):
 
 * ``phase`` — ``action`` (choose the turn action), ``discarding`` (options b/c in progress),
   ``post`` (Ambush/Raid/Rally/Scout after the action), ``respond`` (a reply window on an Action),
-  ``battle``, ``swap`` (choose a Skirmish replacement), ``restock`` (battle step 9), ``over``;
-  ``actor`` is the seat whose input is awaited, ``turn`` the seat whose turn it is.
+  ``battle``, ``swap`` (choose a Skirmish replacement), ``restock`` (battle step 9), ``over``,
+  or ``resolving`` between the events of one move, while the game carries on by itself;
+  ``actor`` is the seat whose input is awaited (None while resolving or over), ``turn`` the seat
+  whose turn it is.
 * decks (index 0 = top): ``wdeck``/``wdisc`` (Warriors), ``fdeck``/``adisc`` (Fate deck, Action
   discards), ``land_pile``, ``ares_pile`` (Ares in play), ``ares_disc``.
 * ``seats[s]``: ``hand`` (Warrior types, sorted), ``actions`` (sorted), ``reserve``, ``revealed``
@@ -18,6 +20,8 @@ State layout (plain JSON):
 from __future__ import annotations
 
 from bisect import insort
+
+RESOLVING = "resolving"
 
 
 def opp(seat: int) -> int:

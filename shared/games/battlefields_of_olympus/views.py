@@ -30,6 +30,9 @@ def _seat_view(seat_state: dict, mine: bool) -> dict:
 
 
 def view(state: dict, seat: int | None) -> dict:
+    """What ``seat`` (None: a spectator) may see of ``state``, at any point of the log."""
+    if not state:
+        return {}
     out = {k: clone(v) for k, v in state.items() if k not in ("wdeck", "fdeck", "seats")}
     out["wdeck"] = {"count": len(state["wdeck"])}
     out["fdeck"] = {"count": len(state["fdeck"])}

@@ -4,9 +4,9 @@ from __future__ import annotations
 from collections import Counter
 
 from shared.engine import make_event
-from shared.rng import FastRng
 from shared.games.battlefields_of_olympus import GAME
 from shared.games.battlefields_of_olympus.content import ARES, load
+from shared.rng import FastRng
 
 C = load()
 
@@ -32,10 +32,11 @@ def table(*, hands=((), ()), actions=((), ()), reserves=((), ()), lands=((), ())
               + list(ftop))
     rest_f = _rest(C.fate_deck(), used_f)
     fdeck = list(ftop) + (rest_f if fate_rest else [])
-    state = GAME.fold([make_event(
-        "setup", {"players": 2, "first": turn, "target_points": target_points},
-        secret={"wdeck": wdeck, "fdeck": fdeck},
-    )])
+    state = GAME.fold([
+        make_event("setup", {"players": 2, "first": turn, "target_points": target_points},
+                   secret={"wdeck": wdeck, "fdeck": fdeck}),
+        make_event("turn_started", {"seat": turn}),
+    ])
     for i in range(2):
         seat = state["seats"][i]
         seat["hand"] = sorted(hands[i])

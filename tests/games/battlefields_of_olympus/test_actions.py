@@ -54,7 +54,7 @@ def test_action_cancel_removes_the_cancelled_card_and_the_cancelling_one():
     state, _ = play(state, 0, act("rally"))
     state, _ = play(state, 1, reply("treachery", 0))
     state, events = play(state, 0, NO)  # seat 0 still holds an Action: it may answer
-    resolved = [e for e in events if e["type"] == "chain_resolved"][0]
+    resolved = next(e for e in events if e["type"] == "chain_resolved")
     assert resolved["data"]["effective"] is False
     assert sorted(state["adisc"]) == ["rally", "treachery"]
     assert state["seats"][0]["hand"] == ["cavalry"]  # no Warriors drawn
@@ -124,7 +124,7 @@ def test_action_skirmish_declared_opponent_may_defeat_it_then_the_swap_happens()
     assert state["phase"] == "respond" and reply("shield_wall", 0) in legal(state, 1)
     state, _ = play(state, 1, NO)
     assert state["phase"] == "swap" and legal(state, 0) == [{"type": "swap", "card": "archers"}]
-    state, events = play(state, 0, {"type": "swap", "card": "archers"})
+    state, _events = play(state, 0, {"type": "swap", "card": "archers"})
     assert state["seats"][0]["hand"] == ["swordsmen"]  # the swapped Warrior returns to hand
     assert [(w["seat"], w["card"]) for w in state["battle"]["line"]] == [(1, "cavalry"), (0, "archers")]
     assert state["battle"]["leader"] == 0 and GAME.to_act(state) == [1]
@@ -156,12 +156,12 @@ def test_action_ambush_needs_a_land_and_is_defeated_by_scout():
 
 
 def test_action_raid_battles_for_a_chosen_land_of_the_opponent():
-    state = _post((["raid"], []), lands=([], ["hills_red", "olympus_blue"]), hands=(["archers"], ["archers"]))
-    assert act("raid", land="olympus_blue") in legal(state, 0)
-    state, _ = play(state, 0, act("raid", land="olympus_blue"))
-    assert state["battle"]["land"] == "olympus_blue" and state["battle"]["owner"] == 1
+    state = _post((["raid"], []), lands=([], ["hills_red", "olympus"]), hands=(["archers"], ["archers"]))
+    assert act("raid", land="olympus") in legal(state, 0)
+    state, _ = play(state, 0, act("raid", land="olympus"))
+    assert state["battle"]["land"] == "olympus" and state["battle"]["owner"] == 1
     state, _ = run(state, (0, warrior("archers")), (1, PASS))
-    assert state["seats"][0]["lands"] == ["olympus_blue"] and state["seats"][1]["lands"] == ["hills_red"]
+    assert state["seats"][0]["lands"] == ["olympus"] and state["seats"][1]["lands"] == ["hills_red"]
 
 
 def test_action_raid_lost_by_the_raider_leaves_the_land_with_its_owner():
@@ -220,3 +220,26 @@ def test_action_a_cancel_cannot_target_ones_own_card_or_a_card_out_of_play():
     assert legal(state, 0) == [reply("treachery", 1), NO]  # not its own (defeated) Flank
     state, _ = play(state, 0, reply("treachery", 1))
     assert legal(state, 1) == [reply("treachery", 0), NO]  # the cancelled pair is out of play
+
+
+def test_action_skirmish_swaps_for_a_different_warrior_type_never_an_identical_one():
+    """Skirmish swaps the current Warrior for another from hand: Swordsmen hold the line against
+    Swordsmen; of a hand of Swordsmen and Heavy Infantry only the Heavy Infantry may come in."""
+    state = _battle((["swordsmen", "swordsmen", "heavy_infantry"], ["swordsmen"]), (["skirmish"], []))
+    state, _ = run(state, (0, warrior("swordsmen")), (1, warrior("swordsmen")), (0, act("skirmish")))
+    assert legal(state, 0) == [{"type": "swap", "card": "heavy_infantry"}]
+    state = _battle((["swordsmen", "swordsmen"], ["swordsmen"]), (["skirmish"], []))
+    state, _ = run(state, (0, warrior("swordsmen")), (1, warrior("swordsmen")))
+    assert act("skirmish") not in legal(state, 0)  # only an identical card to swap for: no Skirmish
+
+
+def test_action_any_number_of_valid_actions_can_be_applied_to_the_same_warrior_card():
+    """ACTION CARDS: "Any number of valid Actions can be applied to the same Warrior card." Cavalry
+    beats Swordsmen; the attacker Flanks; now the defender's Cavalry is beaten and he Flanks back,
+    on the same two Warriors; the attacker must play again."""
+    state = _battle((["swordsmen"], ["cavalry"]), (["flank"], ["flank"]))
+    state, _ = run(state, (0, warrior("swordsmen")), (1, warrior("cavalry")), (0, act("flank")), (1, NO))
+    assert state["battle"]["leader"] == 0 and act("flank") in legal(state, 1)
+    state, _ = play(state, 1, act("flank"))
+    assert state["battle"]["leader"] == 1 and GAME.to_act(state) == [0]
+    assert [a["card"] for a in state["battle"]["actions"]] == ["flank", "flank"]

@@ -4,7 +4,7 @@ import pytest
 from shared.games.battlefields_of_olympus import GAME
 from shared.games.battlefields_of_olympus.content import ARES
 
-from .helpers import BATTLE, C, PASS, legal, play, run, table, types, warrior
+from .helpers import BATTLE, PASS, C, legal, play, run, table, types, warrior
 
 
 def _battle(hands, **kw):
@@ -98,7 +98,7 @@ def test_battle_step_5_victor_is_player_of_last_winning_card_and_takes_topmost_l
 def test_battle_step_5_tying_warriors_draw_and_no_land_is_awarded():
     state = _battle((["cavalry"], ["cavalry"]))
     state, events = run(state, (0, warrior("cavalry")), (1, warrior("cavalry")), (0, PASS), (1, PASS))
-    ended = [e for e in events if e["type"] == "battle_ended"][0]
+    ended = next(e for e in events if e["type"] == "battle_ended")
     assert ended["data"]["winner"] is None
     assert state["land_pile"] == ["hills_red", "woodland_red"]
     assert state["seats"][0]["lands"] == state["seats"][1]["lands"] == []
@@ -108,7 +108,7 @@ def test_battle_step_5_second_tying_card_in_a_row_by_same_player_wins_superior_n
     state = _battle((["cavalry"], ["cavalry", "cavalry"]))
     state, _ = run(state, (0, warrior("cavalry")), (1, warrior("cavalry")), (0, PASS))
     state, events = play(state, 1, warrior("cavalry"))
-    played = [e for e in events if e["type"] == "warrior_played"][0]
+    played = next(e for e in events if e["type"] == "warrior_played")
     assert played["data"]["result"] == "numbers"
     assert state["seats"][1]["lands"] == ["hills_red"]
 
@@ -200,3 +200,68 @@ def test_warriors_same_type_ties_holding_the_line():
     state = _battle((["archers"], ["archers"]))
     state, _ = run(state, (0, warrior("archers")), (1, warrior("archers")))
     assert state["battle"]["leader"] is None and state["battle"]["line"][-1]["result"] == "tie"
+
+
+def test_battle_step_5_superior_numbers_also_after_elite_overturned_the_first_tying_card():
+    """Step 5 exception: "A second played tying card in a row by the same player is considered a
+    winning card." Cavalry holds the line against Cavalry; the attacker's Elite makes his Cavalry
+    win; the defender must play again and lays a second Cavalry: his second tying card in a row."""
+    state = _battle((["cavalry"], ["cavalry", "cavalry"]), actions=(["elite"], []))
+    state, _ = run(state, (0, warrior("cavalry")), (1, warrior("cavalry")), (0, {"type": "play_action", "card": "elite"}))
+    assert state["battle"]["leader"] == 0 and state["battle"]["line"][-1]["overturned"] is True
+    state, events = play(state, 1, warrior("cavalry"))
+    assert [e["data"]["result"] for e in events if e["type"] == "warrior_played"] == ["numbers"]
+    assert state["battle"]["leader"] == 1
+    state, _ = run(state, (0, PASS), (1, PASS))
+    assert state["seats"][1]["lands"] == ["hills_red"]
+
+
+def test_battle_step_5_tying_card_in_the_free_chance_does_not_turn_a_win_into_a_draw():
+    """Step 5: "The victor is the player of the last winning card." The defender's Archers beat
+    the attacker's Cavalry; the attacker passes; in his free chance the defender lays a Cavalry
+    that only holds the line: his Archers stay the last winning card and he takes the Land."""
+    state = _battle((["cavalry"], ["archers", "cavalry"]))
+    state, _ = run(state, (0, warrior("cavalry")), (1, warrior("archers")), (0, PASS))
+    state, events = play(state, 1, warrior("cavalry"))
+    assert [e["data"]["result"] for e in events if e["type"] == "warrior_played"] == ["tie"]
+    assert [e["data"]["winner"] for e in events if e["type"] == "battle_ended"] == [1]
+    assert state["seats"][1]["lands"] == ["hills_red"]
+
+
+def test_battle_step_5_a_tying_card_against_the_leader_still_holds_the_line():
+    """The other side of the clause: a tie by the player who was behind makes the battle a draw."""
+    state = _battle((["cavalry", "archers"], ["archers"]))
+    state, _ = run(state, (0, warrior("cavalry")), (1, warrior("archers")), (0, warrior("archers")))
+    assert state["battle"]["leader"] is None
+    state, events = run(state, (1, PASS), (0, PASS))
+    assert [e["data"]["winner"] for e in events if e["type"] == "battle_ended"] == [None]
+
+
+def test_battle_step_6_battle_for_the_topmost_land_discards_every_ares_it_was_fought_over():
+    """Ares cards waiting (drawn while no Land was in play) are all in play when the Land comes:
+    the battle for it is fought over all of them and discards them all."""
+    state = _battle((["cavalry"], ["spearmen"]), ares_pile=2)
+    assert state["battle"]["ares"] == 2
+    state, _ = run(state, (0, warrior("cavalry")), (1, PASS))
+    assert state["ares_pile"] == [] and state["ares_disc"] == [ARES, ARES]
+
+
+def test_battle_step_6_a_battle_discards_only_the_ares_it_was_fought_over_not_a_raid():
+    """Step 6 moves the *used* cards to the discard piles. An Ares waits for a Land on the Land
+    pile; a Raid is fought over an opponent's Land, not over that Ares, which stays in play."""
+    state = table(hands=(["archers"], ["archers"]), actions=(["raid"], []), lands=([], ["hills_red"]),
+                  ares_pile=1, ftop=["elite"])
+    state, _ = run(state, (0, {"type": "draw_fate"}), (0, {"type": "play_action", "card": "raid", "land": "hills_red"}))
+    assert state["battle"]["ares"] == 0
+    state, _ = run(state, (0, warrior("archers")), (1, PASS))
+    assert state["seats"][0]["lands"] == ["hills_red"]
+    assert state["ares_pile"] == [ARES] and state["ares_disc"] == []
+
+
+def test_battle_step_6_the_game_does_not_end_when_a_raid_is_fought_beside_the_sixth_ares():
+    """"The game is over after the 6th Ares card is discarded": a Raid does not discard it."""
+    state = table(hands=(["archers"], ["archers"]), actions=(["raid"], []), lands=([], ["hills_red"]),
+                  ares_pile=1, ares_disc=5, ftop=["elite"])
+    state, _ = run(state, (0, {"type": "draw_fate"}), (0, {"type": "play_action", "card": "raid", "land": "hills_red"}),
+                   (0, warrior("archers")), (1, PASS))
+    assert state["phase"] != "over" and len(state["ares_disc"]) == 5 and state["ares_pile"] == [ARES]

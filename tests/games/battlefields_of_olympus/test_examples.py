@@ -10,7 +10,7 @@ def test_example_1_superior_numbers_wins_olympus():
     the attacker has nothing left and passes; the defender's free chance is a second Swordsmen:
     a second tying card in a row by the same player wins by superior numbers."""
     state = table(hands=(["swordsmen", "cavalry", "swordsmen"], ["cavalry", "spearmen", "swordsmen", "swordsmen"]),
-                  land_pile=["olympus_blue"])
+                  land_pile=["olympus"])
     state, _ = run(state, (0, BATTLE), (0, warrior("swordsmen")), (1, warrior("cavalry")), (0, warrior("cavalry")),
                    (1, warrior("spearmen")), (0, warrior("swordsmen")), (1, warrior("swordsmen")))
     assert state["battle"]["leader"] is None  # held the line: a draw if it ended now
@@ -18,7 +18,7 @@ def test_example_1_superior_numbers_wins_olympus():
     state, _ = play(state, 0, PASS)
     state, events = play(state, 1, warrior("swordsmen"))
     assert [e["data"]["result"] for e in events if e["type"] == "warrior_played"] == ["numbers"]
-    assert state["seats"][1]["lands"] == ["olympus_blue"]
+    assert state["seats"][1]["lands"] == ["olympus"]
     assert [e["data"]["winner"] for e in events if e["type"] == "battle_ended"] == [1]
 
 

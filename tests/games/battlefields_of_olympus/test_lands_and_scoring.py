@@ -2,7 +2,7 @@
 from shared.games.battlefields_of_olympus import GAME
 from shared.games.battlefields_of_olympus.scoring import points
 
-from .helpers import BATTLE, C, PASS, legal, play, run, table, types, warrior
+from .helpers import BATTLE, PASS, C, legal, play, run, table, types, warrior
 
 
 def _win_battle(state, seat=0):
@@ -27,20 +27,30 @@ def test_bonus_warrior_is_played_like_a_hand_warrior_and_redrawn_while_still_qua
                   bonus=("archers", None), land_pile=["hills_blue"], wtop=["heavy_infantry"])
     state, _ = play(state, 0, BATTLE)
     assert warrior("archers", "bonus") in legal(state, 0)
-    state, events = run(state, (0, warrior("archers", "bonus")), (1, PASS))
+    state, _events = run(state, (0, warrior("archers", "bonus")), (1, PASS))
     assert "archers" in state["wdisc"]
     assert state["seats"][0]["bonus"] == "heavy_infantry"
 
 
 def test_bonus_lost_when_the_third_land_of_that_colour_is_lost():
     state = table(hands=(["archers"], ["spearmen"]), actions=(["raid"], []), ftop=["elite"],
-                  lands=([], ["woodland_red", "hills_red", "river_red", "olympus_blue"]), bonus=(None, "cavalry"))
+                  lands=([], ["woodland_red", "hills_red", "river_red", "olympus"]), bonus=(None, "cavalry"))
     state, _ = play(state, 0, {"type": "draw_fate"})
     state, _ = play(state, 0, {"type": "play_action", "card": "raid", "land": "hills_red"})
     state, events = run(state, (0, warrior("archers")), (1, PASS))
-    assert state["seats"][1]["lands"] == ["woodland_red", "river_red", "olympus_blue"]
+    assert state["seats"][1]["lands"] == ["woodland_red", "river_red", "olympus"]
     assert [e["data"] for e in events if e["type"] == "bonus_lost"] == [{"seat": 1, "card": "cavalry"}]
     assert state["seats"][1]["bonus"] is None and "cavalry" in state["wdisc"]
+
+
+def test_bonus_olympus_has_no_colour_symbol_and_never_completes_three_of_a_colour():
+    """COMPONENTS: only the duplicate Land Trophy cards carry a colour symbol; Olympus is a single
+    copy, so two blue Lands and Olympus are not three Lands with the same colour symbol."""
+    state = table(hands=(["archers"], ["spearmen"]), lands=(["hills_blue", "river_blue"], []),
+                  land_pile=["olympus"], wtop=["cavalry"])
+    state, events = _win_battle(state)
+    assert state["seats"][0]["lands"] == ["hills_blue", "river_blue", "olympus"]
+    assert "bonus_drawn" not in types(events) and state["seats"][0]["bonus"] is None
 
 
 def test_bonus_a_player_holds_at_most_one_bonus_warrior():
@@ -53,12 +63,12 @@ def test_bonus_a_player_holds_at_most_one_bonus_warrior():
 
 def test_scoring_land_values_plus_two_for_each_three_of_a_kind():
     assert points(C, ["woodland_red", "woodland_yellow", "woodland_blue"]) == 5  # rulebook example
-    assert points(C, ["hills_red", "hills_yellow", "olympus_blue"]) == 10
-    assert points(C, ["river_red", "river_yellow", "river_blue", "olympus_blue"]) == 9 + 2 + 6
+    assert points(C, ["hills_red", "hills_yellow", "olympus"]) == 10
+    assert points(C, ["river_red", "river_yellow", "river_blue", "olympus"]) == 9 + 2 + 6
 
 
 def test_end_game_ends_at_once_when_a_player_reaches_16_points():
-    state = table(hands=(["archers"], ["spearmen"]), lands=(["olympus_blue", "fortress_blue", "hills_red"], []),
+    state = table(hands=(["archers"], ["spearmen"]), lands=(["olympus", "fortress_blue", "hills_red"], []),
                   land_pile=["river_red"])
     state, events = _win_battle(state)
     assert points(C, state["seats"][0]["lands"]) == 16
@@ -70,28 +80,28 @@ def test_end_game_ends_at_once_when_a_player_reaches_16_points():
 def test_end_game_ends_after_the_sixth_ares_is_discarded():
     state = table(hands=(["archers"], ["spearmen"]), land_pile=["woodland_red"], ares_pile=1, ares_disc=5)
     assert legal(state, 0) == [BATTLE]
-    state, events = _win_battle(state)
+    state, _events = _win_battle(state)
     assert len(state["ares_disc"]) == 6 and state["phase"] == "over"
     assert GAME.outcome(state).details["reason"] == "the last Ares card was discarded"
 
 
 def test_end_most_points_wins_then_most_land_cards_then_a_shared_rank():
-    state = table(lands=(["olympus_blue"], ["woodland_red", "hills_red", "hills_blue"]))
+    state = table(lands=(["olympus"], ["woodland_red", "hills_red", "hills_blue"]))
     state["phase"] = "over"
     result = GAME.outcome(state)
     assert result.scores == [6, 5] and result.ranks == [1, 2]
     state["seats"][1]["lands"] = ["woodland_red", "fortress_blue"]
     assert GAME.outcome(state).ranks == [2, 1]  # 6 points each: two Land cards beat one
-    state["seats"][1]["lands"] = ["olympus_blue"]
+    state["seats"][1]["lands"] = ["olympus"]
     state["seats"][0]["lands"] = ["city_red", "hills_yellow"]
     state["seats"][1]["lands"] = ["fortress_blue", "woodland_blue"]
     assert GAME.outcome(state).ranks == [1, 1]
 
 
 def test_option_target_points_changes_the_winning_total_and_rejects_other_values():
-    state = table(hands=(["archers"], ["spearmen"]), lands=(["olympus_blue", "fortress_blue"], []),
+    state = table(hands=(["archers"], ["spearmen"]), lands=(["olympus", "fortress_blue"], []),
                   land_pile=["woodland_red"], target_points=12)
-    state, events = _win_battle(state)
+    state, _events = _win_battle(state)
     assert state["phase"] == "over" and GAME.outcome(state).scores == [12, 0]
     assert GAME.validate_options(2, {})["target_points"] == 16
     try:

@@ -3,9 +3,9 @@ from collections import Counter
 
 import pytest
 
-from shared.rng import SeededRng
 from shared.games.battlefields_of_olympus import GAME
 from shared.games.battlefields_of_olympus.content import ARES
+from shared.rng import SeededRng
 
 from .helpers import BATTLE, C, legal, play, run, table, types
 
@@ -100,10 +100,10 @@ def test_turn_after_action_any_number_of_turn_actions_may_be_played():
 
 
 def test_fate_land_goes_face_up_on_land_pile_and_player_draws_a_warrior():
-    state = table(hands=(["archers"], []), ftop=["olympus_blue"], wtop=["cavalry"])
+    state = table(hands=(["archers"], []), ftop=["olympus"], wtop=["cavalry"])
     state, events = play(state, 0, {"type": "draw_fate"})
-    assert state["land_pile"] == ["olympus_blue"]
-    assert GAME.redact(events[0], 1)["data"]["card"] == "olympus_blue"
+    assert state["land_pile"] == ["olympus"]
+    assert GAME.redact(events[0], 1)["data"]["card"] == "olympus"
     assert state["seats"][0]["hand"] == ["archers", "cavalry"]
 
 
@@ -115,10 +115,66 @@ def test_fate_ares_goes_on_ares_pile_and_player_draws_a_warrior():
 
 
 def test_fate_land_drawn_with_ares_in_play_forces_battle_on_that_turn():
+    """A player holding no Action has nothing to play first: the forced battle begins at once."""
     state = table(hands=(["archers"], ["spearmen"]), ares_pile=1, ftop=["hills_red"])
     state, events = play(state, 0, {"type": "draw_fate"})
     assert "battle_started" in types(events)
     assert state["battle"]["land"] == "hills_red" and state["battle"]["attacker"] == 0
+
+
+def test_fate_draw_forcing_battle_rally_and_scout_may_still_be_played_before_the_battle():
+    """TURN ORDER: "After you perform an action, you may also play ... Ambush, Raid, Rally or
+    Scout"; Drawing a Fate Card: "you must declare BATTLE for the topmost Land Trophy card on your
+    turn". The drawer plays Rally and Scout, then must declare the battle; he cannot end his turn."""
+    state = table(hands=(["archers"], ["spearmen"]), actions=(["rally", "scout"], []), ares_pile=1,
+                  ftop=["hills_red"], wtop=["cavalry", "swordsmen", "heavy_infantry"])
+    state, events = play(state, 0, {"type": "draw_fate"})
+    assert "battle_started" not in types(events) and state["phase"] == "post"
+    moves = legal(state, 0)
+    assert {"type": "play_action", "card": "rally"} in moves and {"type": "play_action", "card": "scout"} in moves
+    assert BATTLE in moves and {"type": "end_turn"} not in moves
+    state, _ = run(state, (0, {"type": "play_action", "card": "rally"}), (0, {"type": "play_action", "card": "scout"}))
+    assert state["seats"][0]["hand"] == ["archers", "cavalry", "heavy_infantry", "swordsmen"]
+    assert state["seats"][1]["revealed"] == ["spearmen"]
+    assert legal(state, 0) == [BATTLE]
+    state, _ = play(state, 0, BATTLE)
+    assert state["battle"]["land"] == "hills_red" and state["battle"]["attacker"] == 0
+    assert state["battle"]["ares"] == 1
+
+
+def test_fate_draw_forcing_battle_an_ambush_fights_it_with_the_opponent_playing_first():
+    """An Ambush played after the forcing Fate draw starts the battle for the topmost Land: it is
+    the battle the Ares forced, so it uses the Ares up."""
+    state = table(hands=(["archers"], ["spearmen"]), actions=(["ambush"], []), ares_pile=1, ftop=["hills_red"])
+    state, _ = play(state, 0, {"type": "draw_fate"})
+    state, _ = play(state, 0, {"type": "play_action", "card": "ambush"})
+    assert state["battle"]["land"] == "hills_red" and GAME.to_act(state) == [1]
+    state, _ = play(state, 1, {"type": "pass"})
+    assert state["seats"][0]["lands"] == ["hills_red"]
+    assert state["ares_pile"] == [] and state["ares_disc"] == [ARES]
+
+
+def test_fate_draw_forcing_battle_a_raid_first_leaves_the_forced_battle_for_the_next_turn():
+    """A Raid played after the forcing draw is a battle of its own: it ends the turn (step 10
+    names who begins the next one) and does not use up the Ares, so the Land and the Ares still
+    in play leave the next turn only the battle for the topmost Land."""
+    state = table(hands=(["archers"], ["spearmen"]), actions=(["raid"], []), lands=([], ["woodland_red"]),
+                  ares_pile=1, ftop=["hills_red"])
+    state, _ = play(state, 0, {"type": "draw_fate"})
+    state, _ = run(state, (0, {"type": "play_action", "card": "raid", "land": "woodland_red"}),
+                   (0, {"type": "play_warrior", "card": "archers", "from": "hand"}), (1, {"type": "pass"}))
+    assert state["seats"][0]["lands"] == ["woodland_red"] and state["ares_pile"] == [ARES]
+    while state["phase"] == "restock":
+        state, _ = play(state, state["actor"], {"type": "restock_done"})
+    assert state["turn"] == 1 and legal(state, 1) == [BATTLE]
+
+
+def test_fate_draw_forcing_battle_a_defeated_ambush_leaves_the_battle_to_declare():
+    state = table(hands=(["archers"], ["spearmen"]), actions=(["ambush"], ["sentries"]), ares_pile=1,
+                  ftop=["hills_red"])
+    state, _ = run(state, (0, {"type": "draw_fate"}), (0, {"type": "play_action", "card": "ambush"}),
+                   (1, {"type": "respond", "card": "sentries", "target": 0}))
+    assert state["battle"] is None and legal(state, 0) == [BATTLE]
 
 
 def test_fate_land_and_ares_in_play_leave_only_the_battle_as_turn_option():
@@ -142,7 +198,7 @@ def test_hand_limit_warrior_drawn_with_four_in_hand_goes_face_down_on_reserve():
     state, events = play(state, 0, {"type": "draw_fate"})
     assert state["seats"][0]["hand"] == ["archers"] * 4
     assert state["seats"][0]["reserve"] == ["cavalry"]
-    drawn = [e for e in events if e["type"] == "warrior_drawn"][0]
+    drawn = next(e for e in events if e["type"] == "warrior_drawn")
     assert GAME.redact(drawn, 0)["data"]["card"] == "cavalry"  # its owner may look at it
     assert "card" not in GAME.redact(drawn, 1)["data"]
     assert GAME.view(state, 0)["seats"][0]["reserve"] == ["cavalry"]
@@ -163,7 +219,7 @@ def test_warrior_discards_reshuffled_into_new_deck_when_deck_runs_out():
 def test_exhausted_fate_deck_forces_battles_then_ends_without_lands():
     state = table(hands=(["archers"], ["spearmen"]), land_pile=["hills_red"], fate_rest=False)
     assert legal(state, 0) == [BATTLE]
-    state, events = run(state, (0, BATTLE), (0, {"type": "play_warrior", "card": "archers", "from": "hand"}),
+    state, _events = run(state, (0, BATTLE), (0, {"type": "play_warrior", "card": "archers", "from": "hand"}),
                         (1, {"type": "pass"}))
     assert state["seats"][0]["lands"] == ["hills_red"]
     while state["phase"] == "restock":

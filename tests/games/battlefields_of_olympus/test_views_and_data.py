@@ -2,10 +2,12 @@
 import json
 from collections import Counter
 
-from shared.rng import FastRng, SeededRng
+import pytest
+
 from shared.engine import get
 from shared.games.battlefields_of_olympus import GAME
-from shared.games.battlefields_of_olympus.content import DATA
+from shared.games.battlefields_of_olympus.content import DATA, source_labels
+from shared.rng import FastRng, SeededRng
 
 from .helpers import C, play, table
 
@@ -48,13 +50,40 @@ def _entries():
     yield json.loads((DATA / "bonus_warrior.json").read_text())
 
 
-def test_data_every_entry_has_a_source_naming_rulebook_public_or_house():
+def test_data_every_entry_has_a_source_naming_rulebook_public_inferred_or_house():
     for entry in _entries():
-        source = entry.get("source")
-        values = list(source.values()) if isinstance(source, dict) else [source]
-        assert values, entry
-        for value in values:
-            assert value.split(" ")[0] in ("rulebook", "public", "house"), entry
+        labels = source_labels(entry.get("source"))
+        assert labels, entry
+        for label in labels:
+            assert label.split(" ")[0] in ("rulebook", "public", "inferred", "house"), entry
+
+
+def test_data_warriors_the_three_inferred_who_beats_whom_relations_are_labelled_inferred():
+    """components.md: reviews state seven relations; 'Spearmen die to most attackers' and
+    'Archers are deadly against most forces', read as three of four, give the other three."""
+    by_label = {}
+    for w in json.loads((DATA / "warriors.json").read_text())["types"]:
+        for beaten, label in w["source"]["beats"].items():
+            by_label.setdefault(label.split(" ")[0], set()).add((w["id"], beaten))
+    assert by_label["inferred"] == {("archers", "spearmen"), ("archers", "swordsmen"), ("swordsmen", "spearmen")}
+    assert len(by_label["public"]) == 7 and set(by_label) == {"public", "inferred"}
+    assert by_label["public"] | by_label["inferred"] == {(a, b) for a in C.warriors for b in C.warriors if C.beats(a, b)}
+
+
+def test_data_bonus_warrior_cut_off_sentences_are_not_labelled_rulebook():
+    """WARRIOR CARDS: only the first bonus-Warrior sentence survives whole; the others break off
+    ('This drawn Warrior card acts as a', 'A player cannot have more than one', 'If a player no
+    longer holds 3 Land Trophy cards with the same color, the'), so readings of them are house."""
+    source = json.loads((DATA / "bonus_warrior.json").read_text())["source"]
+    assert source["condition"].startswith("rulebook")
+    for key in ("max_per_player", "lost_without_condition", "use"):
+        assert source[key].startswith("house"), key
+
+
+def test_data_every_action_count_has_a_source():
+    """ACTION CARDS: the rulebook gives 30 Actions in all, not the count of each card."""
+    for entry in json.loads((DATA / "actions.json").read_text())["actions"]:
+        assert entry["source"]["count"].split(" ")[0] in ("rulebook", "public", "inferred", "house"), entry["id"]
 
 
 def test_data_bonus_warrior_for_three_lands_of_one_colour_at_most_one():
@@ -72,9 +101,42 @@ def test_data_thirty_actions_including_every_named_one():
     assert any("*" in a.cancels for a in C.actions.values()) and any(a.defeats for a in C.actions.values())
 
 
-def test_data_fourteen_lands_three_colours_values_one_to_six():
+def test_data_fourteen_lands_values_one_to_six():
     lands = list(C.lands.values())
-    assert len(lands) == 14 and {l.colour for l in lands} == {"red", "yellow", "blue"}
+    assert len(lands) == 14
     assert min(l.value for l in lands) == 1 and max(l.value for l in lands) == 6
     assert sum(1 for l in lands if l.name == "Woodland" and l.value == 1) >= 2
     assert [l.name for l in lands if l.value == 6] == ["Olympus"]
+
+
+def test_data_components_colour_symbols_only_on_the_duplicate_land_trophies():
+    """COMPONENTS: "Each of the duplicate Land Trophy cards has one of three color symbols (red,
+    yellow, or blue)": Olympus, a single copy, carries none."""
+    copies = Counter(l.name for l in C.lands.values())
+    for land in C.lands.values():
+        if copies[land.name] > 1:
+            assert land.colour in ("red", "yellow", "blue"), land
+        else:
+            assert land.colour is None, land
+    assert C.lands["olympus"].colour is None and copies["Olympus"] == 1
+    assert {l.colour for l in C.lands.values() if l.colour} == {"red", "yellow", "blue"}
+
+
+def test_data_loader_rejects_a_colour_on_a_single_land_and_an_unsourced_count():
+    """content.py checks the data it loads: the clauses above cannot silently regress."""
+    import copy
+
+    from shared.games.battlefields_of_olympus.content import _check, _load
+
+    raw_w, raw_a, raw_l = (_load(n)[k] for n, k in (("warriors.json", "types"), ("actions.json", "actions"),
+                                                     ("lands.json", "lands")))
+    _check(raw_w, raw_a, raw_l, C.warriors, C.beats_table)
+    coloured = copy.deepcopy(raw_l)
+    next(l for l in coloured if l["id"] == "olympus")["colour"] = "blue"
+    unsourced = copy.deepcopy(raw_a)
+    del unsourced[0]["source"]["count"]
+    mislabelled = copy.deepcopy(raw_w)
+    mislabelled[0]["source"]["beats"]["cavalry"] = "reviews"
+    for w, a, l in ((raw_w, raw_a, coloured), (raw_w, unsourced, raw_l), (mislabelled, raw_a, raw_l)):
+        with pytest.raises(ValueError):
+            _check(w, a, l, C.warriors, C.beats_table)

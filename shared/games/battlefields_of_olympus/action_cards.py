@@ -1,4 +1,5 @@
-"""Cancel and Defeat: which Actions a seat may play in reply to its opponent's Actions.
+"""The rulebook's ACTION CARDS section, Cancel and Defeat: which Actions a seat may play in
+reply to its opponent's Actions, and which it may not play at all while a defeater is active.
 
 A reply window (the ``chain``) starts with one Action; players alternately reply to an active
 opposing card with a card that cancels it (both leave play) or defeats it (it is voided while

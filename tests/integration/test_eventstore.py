@@ -5,7 +5,7 @@ import pytest
 
 from shared.canonical import dumps, loads
 from shared.eventstore import EventStore, GENESIS, verify_chain
-from shared.eventstore.store import Conflict, keys
+from shared.eventstore.store import IDEMPOTENCY_TTL_S, PENDING_TTL_S, Conflict, idempotency_key, keys
 from shared.matches import Matches
 
 SEED = b"s" * 32
@@ -60,12 +60,36 @@ def test_of_twenty_concurrent_appends_on_one_version_exactly_one_wins(r):
 
 def test_idempotent_retry_returns_the_first_response_and_appends_nothing(r):
     store = EventStore(r)
-    first = store.append("m1", 0, GENESIS, [rec(1)], SEED, idempotency_field="0:key",
+    first = store.append("m1", 0, GENESIS, [rec(1)], SEED, idempotency_field="0:key", fingerprint="f1",
                          response=lambda sealed: dumps({"version": sealed[-1]["seq"]}))
-    again = store.append("m1", 0, GENESIS, [rec(99)], SEED, idempotency_field="0:key",
+    again = store.append("m1", 0, GENESIS, [rec(99)], SEED, idempotency_field="0:key", fingerprint="f1",
                          response=lambda sealed: dumps({"version": -5}))
     assert first.version == 1 and loads(again.duplicate) == {"version": 1}
     assert len(store.read("m1")) == 1
+    stored = store.idempotent_request("m1", "0:key")
+    assert stored.done and stored.fingerprint == "f1" and loads(stored.response) == {"version": 1}
+
+
+def test_each_idempotency_key_is_its_own_string_in_the_match_slot_and_expires_after_24_hours(r):
+    """IETF Idempotency-Key draft: keys expire; per-key expiry, one hash slot per match."""
+    store = EventStore(r)
+    store.append("m1", 0, GENESIS, [rec(1)], SEED, idempotency_field="0:key", fingerprint="f1",
+                 response=lambda sealed: dumps({"version": 1}))
+    key = idempotency_key("m1", "0:key")
+    assert key.startswith("{m:m1}:") and r.type(key) == b"string"
+    assert IDEMPOTENCY_TTL_S - 60 < r.ttl(key) <= IDEMPOTENCY_TTL_S == 24 * 3600
+
+
+def test_an_idempotency_key_is_claimed_once_and_a_released_claim_frees_it(r):
+    store = EventStore(r)
+    assert store.claim_idempotency("m1", "0:k", "f1", "t1") is None
+    held = store.claim_idempotency("m1", "0:k", "f1", "t2")
+    assert held is not None and not held.done and held.fingerprint == "f1"
+    assert 0 < r.ttl(idempotency_key("m1", "0:k")) <= PENDING_TTL_S
+    store.release_idempotency("m1", "0:k", "f1", "t2")  # not the holder: nothing happens
+    assert store.claim_idempotency("m1", "0:k", "f1", "t3") is not None
+    store.release_idempotency("m1", "0:k", "f1", "t1")
+    assert store.claim_idempotency("m1", "0:k", "f2", "t4") is None
 
 
 def test_altering_any_stored_event_breaks_the_chain(r):

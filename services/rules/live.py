@@ -77,7 +77,7 @@ class LiveLogs:
         self.block_s = block_s
         self.retry_s = retry_s
         # Its own client: the listener's socket timeout must outlast a blocking read.
-        self.r = redis.Redis.from_url(redis_url, socket_timeout=block_s + 10, socket_connect_timeout=5)
+        self.r = redis.Redis.from_url(redis_url, socket_timeout=2 * block_s + 1, socket_connect_timeout=5)
         self._lock = threading.Lock()
         self._feeds: dict[str, Feed] = {}
 

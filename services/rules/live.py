@@ -26,6 +26,7 @@ log = logging.getLogger("rules.live")
 BUFFER = 256          # records a feed keeps for watchers that are a little behind
 READ_COUNT = 200      # records per read of the log
 FINAL = ("match.ended", "match.aborted")
+MAX_WATCHED = 10_000  # matches with a listener in one process (one blocking connection each)
 
 
 class Feed:
@@ -76,8 +77,10 @@ class LiveLogs:
     def __init__(self, redis_url: str, block_s: float = 5.0, retry_s: float = 1.0):
         self.block_s = block_s
         self.retry_s = retry_s
-        # Its own client: the listener's socket timeout must outlast a blocking read.
-        self.r = redis.Redis.from_url(redis_url, socket_timeout=2 * block_s + 1, socket_connect_timeout=5)
+        # Its own client: the listener's socket timeout must outlast a blocking read, and each
+        # watched match holds one connection while it blocks.
+        self.r = redis.Redis.from_url(redis_url, socket_timeout=2 * block_s + 1, socket_connect_timeout=5,
+                                      max_connections=MAX_WATCHED)
         self._lock = threading.Lock()
         self._feeds: dict[str, Feed] = {}
 

@@ -13,6 +13,10 @@ from .deadlines import Deadlines
 from .followups import Followups
 
 
+REDIS_CONNECTIONS = 64   # per process
+REDIS_WAIT_S = 10        # a request waits this long for a free connection, then answers 503
+
+
 @dataclass
 class Runtime:
     config: Config
@@ -23,7 +27,10 @@ class Runtime:
 
     @classmethod
     def build(cls, config: Config) -> "Runtime":
-        client = redis.Redis.from_url(config.redis_url)
+        # Greenlets (gevent workers) can start a thousand requests at once: they wait for one of a
+        # bounded set of connections rather than fail with "Too many connections".
+        client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+            config.redis_url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT_S))
         matches = Matches(EventStore(client), snapshot_every=config.snapshot_every,
                           max_events=config.max_match_events)
         return cls(config, client, matches, Followups(client, matches, config), Deadlines(client, matches))

@@ -148,3 +148,46 @@ def test_a_match_without_a_result_is_aborted_at_the_event_limit(r):
     assert last["type"] == "match.aborted" and "5 events" in last["data"]["reason"]
     audit = matches.audit("m1")
     assert audit["chain_valid"] and audit["replay_valid"] and audit["chance_valid"]
+
+
+def _finished_duel(matches):
+    matches.create("m1", "duel", {"rounds": 1}, [{"player_id": "a"}, {"player_id": "b"}])
+    mstate = matches.state("m1")
+    while mstate["status"] == "active":
+        game = matches.game_of(mstate)
+        seat = game.to_act(mstate["game"])[0]
+        mstate = matches.submit("m1", seat, game.legal_moves(mstate["game"], seat)[0], mstate["version"]).state
+    return mstate
+
+
+def _counting_audits(matches):
+    calls = []
+    compute = matches._audit
+    matches._audit = lambda *args: calls.append(args[0]) or compute(*args)
+    return calls
+
+
+def test_a_finished_matchs_audit_is_computed_once_per_head_hash_and_then_read_back(r):
+    matches = Matches(EventStore(r))
+    head = _finished_duel(matches)
+    calls = _counting_audits(matches)
+    first = matches.audit("m1")
+    assert first["chain_valid"] and first["replay_valid"] and first["chance_valid"] and calls == ["m1"]
+    assert matches.audit("m1") == first and calls == ["m1"]
+    other = Matches(EventStore(r))  # another process reads the stored result
+    other_calls = _counting_audits(other)
+    assert other.audit("m1") == first and other_calls == []
+    stored = loads(r.get(keys("m1")["audit"]))
+    assert stored["head_hash"] == head["head_hash"] and keys("m1")["audit"].startswith("{m:m1}:")
+
+
+def test_a_new_head_gets_a_new_audit(r):
+    matches = Matches(EventStore(r))
+    matches.create("m1", "duel", {}, [{"player_id": "a"}, {"player_id": "b"}])
+    calls = _counting_audits(matches)
+    before = matches.audit("m1")
+    mstate = matches.state("m1")
+    game = matches.game_of(mstate)
+    matches.submit("m1", 0, game.legal_moves(mstate["game"], 0)[0], mstate["version"])
+    after = matches.audit("m1")
+    assert len(calls) == 2 and after["version"] == before["version"] + 1 and after["head_hash"] != before["head_hash"]

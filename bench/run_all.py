@@ -19,6 +19,8 @@ BENCHES = [
     ("bench.replay", ["--runs=5", "--reads=200"], ["--runs=2", "--reads=30"]),
     ("bench.api_throughput", ["--seconds=10", "--threads=8"], ["--seconds=3", "--threads=4"]),
     ("bench.queue_pairing", ["--players=1000"], ["--players=200"]),
+    ("bench.sse_watchers", ["--watchers=1000", "--seconds=10", "--threads=4"],
+     ["--watchers=200", "--seconds=3", "--threads=2"]),
 ]
 
 
@@ -75,6 +77,13 @@ def main() -> None:
         table(results["bench.queue_pairing"], ["players_per_match", "rating_aware.tickets_per_s",
                                                "rating_aware.mean_rating_gap", "baseline_arrival_order.tickets_per_s",
                                                "baseline_arrival_order.mean_rating_gap", "gap_ratio"]),
+        "", "## Live streams: POST a move with 1,000 idle SSE watchers on the same rules process",
+        "One gunicorn gevent worker; baseline: the same load with no watcher (before and after, pooled). "
+        "Goal: p99 with watchers at most 1.5x the baseline.", "",
+        table(results["bench.sse_watchers"], ["watchers", "threads", "baseline_p50_ms", "with_watchers.p50_ms",
+                                              "baseline_p99_ms", "with_watchers.p99_ms", "p99_ratio",
+                                              "watchers_open_after_load", "worker_rss_mb.without",
+                                              "worker_rss_mb.with"]),
         "", "## Raw results", "", "```",
         *[json.dumps(r) for rows in results.values() for r in rows], "```", "",
     ]

@@ -50,9 +50,9 @@ class Feed:
             return [r for r in self.records if r["seq"] > seq]
 
     def wait_beyond(self, seq: int, timeout: float) -> bool:
-        """Wait until the log is known to go beyond ``seq`` (False after ``timeout`` seconds)."""
+        """Wait until the log is known to go beyond ``seq`` or to be over (False after ``timeout`` seconds)."""
         with self.changed:
-            return self.changed.wait_for(lambda: self.latest > seq, timeout)
+            return self.changed.wait_for(lambda: self.latest > seq or self.over, timeout)
 
     def add(self, records: list[dict]) -> None:
         with self.changed:

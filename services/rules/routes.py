@@ -1,6 +1,7 @@
 """The rules service's public endpoints (API.md, "Rules service")."""
 from __future__ import annotations
 
+import logging
 import re
 import time
 from contextlib import contextmanager
@@ -13,11 +14,12 @@ from shared.canonical import dumps
 from shared.engine.errors import IllegalMove
 from shared.eventstore.store import Conflict
 from shared.matches import Forbidden, KeyReused, Matches, MatchOver, NotFound, RequestInProgress
-from shared.web import ApiError, error_responses, principal
+from shared.web import REDIS_OUTAGE, REDIS_RETRY_AFTER_S, ApiError, error_responses, principal
 
 from . import schemas as s
 from .live import LiveLogs
 
+log = logging.getLogger("rules.routes")
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Matches: state, moves, logs, audits")
 
 
@@ -248,11 +250,15 @@ class StreamResource(MethodView):
         def events():
             nonlocal last
             with live.watch(match_id, head["version"], over=finished) as feed:
-                yield ": connected\n\n"
+                yield f"retry: {REDIS_RETRY_AFTER_S * 1000}\n: connected\n\n"
                 while True:
-                    records = feed.records_after(last)
-                    if records is None:
-                        records = matches.store.read(match_id, after=last, limit=200)
+                    try:
+                        records = feed.records_after(last)
+                        if records is None:
+                            records = matches.store.read(match_id, after=last, limit=200)
+                    except REDIS_OUTAGE:  # headers are sent: end the stream, the client resumes from its last id
+                        log.warning("stream of %s ends: redis is unavailable", match_id)
+                        return
                     if records:
                         over = finished or feed.over
                         for rec in records:

@@ -92,66 +92,66 @@ def worker_pid(master: int) -> int:
     return int(children[0])
 
 
+def measure(redis_url: str, log, *, n_watchers: int, seconds: int, threads: int, keepalive: int) -> None:
+    matches = Matches(EventStore(redis.Redis.from_url(redis_url)))
+
+    def plans(phase: str) -> list[list[tuple]]:
+        out = []
+        for t in range(threads):
+            plan, i = [], 0
+            while len(plan) < 150 * seconds:
+                plan += precompute(matches, "arkon", f"{phase}-{t}-{i}", 3, seed=hash((phase, t, i)) % 2**31)
+                i += 1
+            out.append(plan)
+        return out
+
+    phases = {name: plans(name) for name in ("before", "watched", "after")}
+    quiet = [(f"/v1/matches/quiet-{i}/stream", matches.create(
+        f"quiet-{i}", "arkon", {}, [{"player_id": f"quiet-{i}-p{s}"} for s in range(3)])["version"])
+        for i in range(QUIET_MATCHES)]
+    os.environ["SSE_KEEPALIVE_S"] = str(keepalive)  # every watcher gets comments during each phase
+    port = localredis.free_port()
+    proc = start_gunicorn("services.rules.app:create_app()", port, redis_url, log, args=("-k", "gevent", "--workers", "1"))
+    try:
+        pid = worker_pid(proc.pid)
+
+        def moves_url(match_id):
+            return f"http://127.0.0.1:{port}/v1/matches/{match_id}/moves"
+
+        before = load(moves_url, phases["before"], seconds)
+        rss_before = rss_mb(pid)
+        # Watchers that are caught up (Last-Event-ID = the head): idle from the start.
+        t0 = time.perf_counter()
+        watchers = Watchers(port, [quiet[i % QUIET_MATCHES] for i in range(n_watchers)])
+        watchers.wait_accepted(n_watchers, 120)
+        connect_s = round(time.perf_counter() - t0, 2)
+        rss_watched = rss_mb(pid)
+        watched = load(moves_url, phases["watched"], seconds)
+        still_open = watchers.accepted - watchers.closed
+        watchers.close()
+        after = load(moves_url, phases["after"], seconds)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(20)
+    base_p50 = (before["p50_ms"] + after["p50_ms"]) / 2
+    base_p99 = (before["p99_ms"] + after["p99_ms"]) / 2
+    emit(bench="sse_watchers", game="arkon", workers=1, worker_class="gevent", threads=threads, seconds=seconds,
+         sse_keepalive_s=keepalive, watchers=n_watchers, watchers_accepted=watchers.accepted,
+         watchers_connect_s=connect_s, watchers_open_after_load=still_open,
+         without_watchers={"before": before, "after": after}, with_watchers=watched,
+         baseline_p50_ms=round(base_p50, 2), baseline_p99_ms=round(base_p99, 2),
+         p50_ratio=round(watched["p50_ms"] / base_p50, 3), p99_ratio=round(watched["p99_ms"] / base_p99, 3),
+         worker_rss_mb={"without": rss_before, "with": rss_watched})
+
+
 def main() -> None:
-    n_watchers = argv_int("watchers", 1000)
-    seconds = argv_int("seconds", 10)
-    threads = argv_int("threads", 4)
-    keepalive = argv_int("keepalive", 5)
     with tempfile.TemporaryDirectory() as tmp:
         server = localredis.start(tmp)
-        log = open(Path(tmp) / "gunicorn.log", "w")
-        proc = None
         try:
-            matches = Matches(EventStore(redis.Redis.from_url(server.url)))
-
-            def plans(phase: str) -> list[list[tuple]]:
-                out = []
-                for t in range(threads):
-                    plan, i = [], 0
-                    while len(plan) < 150 * seconds:
-                        plan += precompute(matches, "arkon", f"{phase}-{t}-{i}", 3, seed=hash((phase, t, i)) % 2**31)
-                        i += 1
-                    out.append(plan)
-                return out
-
-            phases = {name: plans(name) for name in ("before", "watched", "after")}
-            quiet = [(f"/v1/matches/quiet-{i}/stream", matches.create(
-                f"quiet-{i}", "arkon", {}, [{"player_id": f"quiet-{i}-p{s}"} for s in range(3)])["version"])
-                for i in range(QUIET_MATCHES)]
-            os.environ["SSE_KEEPALIVE_S"] = str(keepalive)  # every watcher gets comments during each phase
-            port = localredis.free_port()
-            proc = start_gunicorn("services.rules.app:create_app()", port, server.url, log,
-                                  args=("-k", "gevent", "--workers", "1"))
-            pid = worker_pid(proc.pid)
-
-            def moves_url(match_id):
-                return f"http://127.0.0.1:{port}/v1/matches/{match_id}/moves"
-
-            before = load(moves_url, phases["before"], seconds)
-            rss_before = rss_mb(pid)
-            # Watchers that are caught up (Last-Event-ID = the head): idle from the start.
-            t0 = time.perf_counter()
-            watchers = Watchers(port, [quiet[i % QUIET_MATCHES] for i in range(n_watchers)])
-            watchers.wait_accepted(n_watchers, 120)
-            connect_s = round(time.perf_counter() - t0, 2)
-            rss_watched = rss_mb(pid)
-            watched = load(moves_url, phases["watched"], seconds)
-            still_open = watchers.accepted - watchers.closed
-            watchers.close()
-            after = load(moves_url, phases["after"], seconds)
-            base_p50 = (before["p50_ms"] + after["p50_ms"]) / 2
-            base_p99 = (before["p99_ms"] + after["p99_ms"]) / 2
-            emit(bench="sse_watchers", game="arkon", workers=1, worker_class="gevent", threads=threads,
-                 seconds=seconds, sse_keepalive_s=keepalive, watchers=n_watchers, watchers_accepted=watchers.accepted,
-                 watchers_connect_s=connect_s,
-                 watchers_open_after_load=still_open, without_watchers={"before": before, "after": after},
-                 with_watchers=watched, baseline_p50_ms=round(base_p50, 2), baseline_p99_ms=round(base_p99, 2),
-                 p50_ratio=round(watched["p50_ms"] / base_p50, 3), p99_ratio=round(watched["p99_ms"] / base_p99, 3),
-                 worker_rss_mb={"without": rss_before, "with": rss_watched})
+            with open(Path(tmp) / "gunicorn.log", "w") as log:
+                measure(server.url, log, n_watchers=argv_int("watchers", 1000), seconds=argv_int("seconds", 10),
+                        threads=argv_int("threads", 4), keepalive=argv_int("keepalive", 5))
         finally:
-            if proc is not None:
-                os.killpg(proc.pid, signal.SIGTERM)
-                proc.wait(20)
             server.stop()
 
 

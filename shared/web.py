@@ -17,7 +17,7 @@ import math
 import redis
 from apispec import BasePlugin
 from flask import Flask, Response, current_app, g, request
-from flask_smorest import Api
+from flask_smorest import Api, Blueprint
 from marshmallow import Schema, fields
 from werkzeug.exceptions import HTTPException
 
@@ -197,9 +197,11 @@ def _redis_outage(err: Exception) -> Response:
                    headers={"Retry-After": str(REDIS_RETRY_AFTER_S)})
 
 
-def _health_blueprint(client: redis.Redis):
-    from flask_smorest import Blueprint
+class HealthOut(Schema):
+    status = fields.String()
 
+
+def _health_blueprint(client: redis.Redis) -> Blueprint:
     blp = Blueprint("health", __name__, description="Liveness and readiness")
 
     @blp.route("/healthz")
@@ -220,10 +222,6 @@ def _health_blueprint(client: redis.Redis):
         return {"status": "ready"}
 
     return blp
-
-
-class HealthOut(Schema):
-    status = fields.String()
 
 
 def create_base_app(name: str, config: Config, client: redis.Redis, version: str = "1.0") -> tuple[Flask, Api]:

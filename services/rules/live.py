@@ -13,8 +13,8 @@ import logging
 import threading
 import time
 from collections import deque
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 import redis
 

@@ -12,7 +12,6 @@ from shared.matches import Matches
 from .deadlines import Deadlines
 from .followups import Followups
 
-
 REDIS_CONNECTIONS = 64   # per process
 REDIS_WAIT_S = 10        # a request waits this long for a free connection, then answers 503
 
@@ -26,7 +25,7 @@ class Runtime:
     deadlines: Deadlines
 
     @classmethod
-    def build(cls, config: Config) -> "Runtime":
+    def build(cls, config: Config) -> Runtime:
         # Greenlets (gevent workers) can start a thousand requests at once: they wait for one of a
         # bounded set of connections rather than fail with "Too many connections".
         client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(

@@ -18,8 +18,8 @@ response, all or nothing.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 import redis
 
@@ -80,7 +80,7 @@ class IdempotentRequest:
     response: str | None = None  # the stored answer (JSON) once done
 
     @classmethod
-    def parse(cls, raw: bytes | str) -> "IdempotentRequest":
+    def parse(cls, raw: bytes | str) -> IdempotentRequest:
         text = raw.decode() if isinstance(raw, bytes) else raw
         state, fingerprint, rest = text.split(" ", 2)
         return cls(state == "done", fingerprint, rest if state == "done" else None)

@@ -4,7 +4,7 @@ import threading
 import pytest
 
 from shared.canonical import dumps, loads
-from shared.eventstore import EventStore, GENESIS, verify_chain
+from shared.eventstore import GENESIS, EventStore, verify_chain
 from shared.eventstore.store import IDEMPOTENCY_TTL_S, PENDING_TTL_S, Conflict, idempotency_key, keys
 from shared.matches import Matches
 

@@ -86,7 +86,7 @@ def test_random_table_and_queue_bodies_never_crash(stack):
 
 
 def test_random_last_event_ids_are_a_200_stream_or_a_400_before_it(stack):
-    alice, mid = _match(stack)
+    _alice, mid = _match(stack)
     version = requests.get(f"{stack.rules}/v1/matches/{mid}").json()["version"]
 
     @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))

@@ -7,8 +7,9 @@ import pytest
 import redis
 import requests
 
+from shared.engine.errors import IllegalMove
 from shared.eventstore import EventStore
-from shared.eventstore.store import IDEMPOTENCY_TTL_S, idempotency_key
+from shared.eventstore.store import IDEMPOTENCY_TTL_S, Conflict, idempotency_key
 from shared.matches import KeyReused, Matches, RequestInProgress, request_fingerprint
 from tests.support.stack import Client
 
@@ -52,10 +53,10 @@ def test_a_key_whose_first_request_is_running_answers_in_progress(r):
 def test_a_refused_request_frees_its_key(r):
     matches = Matches(EventStore(r))
     mstate, moves = _duel(matches)
-    with pytest.raises(Exception):
+    with pytest.raises(IllegalMove):
         matches.submit("m1", 0, {"type": "commit", "card": 999}, mstate["version"], "k1")
     assert r.get(idempotency_key("m1", "0:k1")) is None
-    with pytest.raises(Exception):  # stale version: not stored either
+    with pytest.raises(Conflict):  # stale version: not stored either
         matches.submit("m1", 0, moves[0], mstate["version"] - 1, "k2")
     assert r.get(idempotency_key("m1", "0:k2")) is None
     assert matches.submit("m1", 0, moves[0], mstate["version"], "k1").version > mstate["version"]

@@ -47,9 +47,9 @@ def test_json_nested_a_thousand_deep_is_a_400(stack, match):
 def test_integers_beyond_python_int_string_limit_are_a_400(stack, match):
     alice, base = match
     huge = "9" * 4301
-    problem_of(_post_raw(alice, f"{base}/moves", '{"move": {"type": "commit", "card": %s}, "expected_version": 1}'
-                         % huge), 400)
-    problem_of(_post_raw(alice, f"{base}/moves", '{"move": {"type": "commit"}, "expected_version": %s}' % huge), 400)
+    problem_of(_post_raw(alice, f"{base}/moves", f'{{"move": {{"type": "commit", "card": {huge}}}, "expected_version": 1}}'),
+               400)
+    problem_of(_post_raw(alice, f"{base}/moves", f'{{"move": {{"type": "commit"}}, "expected_version": {huge}}}'), 400)
     problem_of(_post_raw(alice, f"{base}/moves", '{"move": {"type": "commit"}, "expected_version": 1e999}'), 400)
     problem_of(_post_raw(alice, f"{base}/moves", '{"move": {"type": "commit"}, "expected_version": NaN}'), 400)
 

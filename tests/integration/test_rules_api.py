@@ -258,7 +258,7 @@ def test_turn_gives_the_view_and_legal_moves_at_one_version(stack):
 
 
 def test_turn_needs_a_seat(stack, duel):
-    alice, bob, mid = duel
+    alice, _bob, mid = duel
     problem_of(requests.get(url(stack, mid, "/turn")), 401)
     problem_of(Client.register(stack, "dave").get(url(stack, mid, "/turn")), 403)
     problem_of(alice.get(url(stack, "no-such-match", "/turn")), 404)
@@ -267,7 +267,7 @@ def test_turn_needs_a_seat(stack, duel):
 def test_a_quiet_matchs_stream_outlives_the_redis_socket_timeout(stack):
     """SSE_KEEPALIVE_S=1 in the stack: the live listener's socket timeout is 3 s; eight keep-alive
     comments take longer than that, and the stream still delivers the next event."""
-    alice, bob, mid = fresh_duel(stack)
+    alice, _bob, mid = fresh_duel(stack)
     v = requests.get(url(stack, mid)).json()["version"]
     with requests.get(url(stack, mid, "/stream"), headers={"Last-Event-ID": str(v)}, stream=True, timeout=30) as resp:
         assert resp.status_code == 200
@@ -288,7 +288,7 @@ def test_watchers_share_one_redis_listener_per_process(stack):
 
     import redis
 
-    alice, bob, mid = fresh_duel(stack)
+    _alice, _bob, mid = fresh_duel(stack)
     r = redis.Redis.from_url(stack.redis_url)
     with contextlib.ExitStack() as streams:
         for _ in range(30):

@@ -82,8 +82,8 @@ def main() -> None:
         "Goal: p99 with watchers at most 1.5x the baseline.", "",
         table(results["bench.sse_watchers"], ["watchers", "threads", "baseline_p50_ms", "with_watchers.p50_ms",
                                               "baseline_p99_ms", "with_watchers.p99_ms", "p99_ratio",
-                                              "watchers_open_after_load", "worker_rss_mb.without",
-                                              "worker_rss_mb.with"]),
+                                              "cpu_per_move_ratio", "watchers_open_after_load",
+                                              "worker_rss_mb.without", "worker_rss_mb.with"]),
         "", "## Raw results", "", "```",
         *[json.dumps(r) for rows in results.values() for r in rows], "```", "",
     ]

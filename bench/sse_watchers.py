@@ -87,6 +87,12 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def worker_pid(master: int) -> int:
     children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
     return int(children[0])
@@ -118,7 +124,14 @@ def measure(redis_url: str, log, *, n_watchers: int, seconds: int, threads: int,
         def moves_url(match_id):
             return f"http://127.0.0.1:{port}/v1/matches/{match_id}/moves"
 
-        before = load(moves_url, phases["before"], seconds)
+        def timed(phase: str) -> dict:
+            """The phase's latencies, and the worker's CPU per move (steadier than latency on a busy machine)."""
+            cpu0 = cpu_s(pid)
+            out = load(moves_url, phases[phase], seconds)
+            out["worker_cpu_ms_per_move"] = round((cpu_s(pid) - cpu0) * 1000 / max(1, out["requests"]), 2)
+            return out
+
+        before = timed("before")
         rss_before = rss_mb(pid)
         # Watchers that are caught up (Last-Event-ID = the head): idle from the start.
         t0 = time.perf_counter()
@@ -126,10 +139,10 @@ def measure(redis_url: str, log, *, n_watchers: int, seconds: int, threads: int,
         watchers.wait_accepted(n_watchers, 120)
         connect_s = round(time.perf_counter() - t0, 2)
         rss_watched = rss_mb(pid)
-        watched = load(moves_url, phases["watched"], seconds)
+        watched = timed("watched")
         still_open = watchers.accepted - watchers.closed
         watchers.close()
-        after = load(moves_url, phases["after"], seconds)
+        after = timed("after")
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(20)
@@ -141,6 +154,8 @@ def measure(redis_url: str, log, *, n_watchers: int, seconds: int, threads: int,
          without_watchers={"before": before, "after": after}, with_watchers=watched,
          baseline_p50_ms=round(base_p50, 2), baseline_p99_ms=round(base_p99, 2),
          p50_ratio=round(watched["p50_ms"] / base_p50, 3), p99_ratio=round(watched["p99_ms"] / base_p99, 3),
+         cpu_per_move_ratio=round(watched["worker_cpu_ms_per_move"] / (
+             (before["worker_cpu_ms_per_move"] + after["worker_cpu_ms_per_move"]) / 2), 3),
          worker_rss_mb={"without": rss_before, "with": rss_watched})
 
 

@@ -33,10 +33,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SECRET = "bench-secret"
 
 
-def start_gunicorn(app: str, port: int, redis_url: str, log) -> subprocess.Popen:
+def start_gunicorn(app: str, port: int, redis_url: str, log,
+                   args: tuple[str, ...] = ("--workers", "2", "--threads", "8")) -> subprocess.Popen:
     env = dict(os.environ, REDIS_URL=redis_url, AUTH_SECRET=SECRET, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.py", "--workers", "2",
-                             "--threads", "8", "-b", f"127.0.0.1:{port}", app], cwd=ROOT, env=env, stdout=log,
+    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.py", *args,
+                             "-b", f"127.0.0.1:{port}", app], cwd=ROOT, env=env, stdout=log,
                             stderr=log, start_new_session=True)
     for _ in range(300):
         try:

@@ -20,6 +20,8 @@ BENCHES = [
     ("bench.api_throughput", ["--seconds=10", "--threads=8"], ["--seconds=3", "--threads=4"]),
     ("bench.queue_pairing", ["--players=1000"], ["--players=200"]),
     ("bench.appendfsync", ["--seconds=5", "--runs=3"], ["--seconds=2", "--runs=1"]),
+    ("bench.sse_watchers", ["--watchers=1000", "--seconds=10", "--threads=4"],
+     ["--watchers=200", "--seconds=3", "--threads=2"]),
 ]
 
 
@@ -81,6 +83,13 @@ def main() -> None:
         "started from `deploy/redis.conf`; baseline: the same server with `appendfsync everysec`. With "
         "`always` a move answered 201 is on disk; concurrent writers share an fsync.", "",
         table(results["bench.appendfsync"], ["threads", "always_moves_per_s", "everysec_moves_per_s", "ratio"]),
+        "", "## Live streams: POST a move with 1,000 idle SSE watchers on the same rules process",
+        "One gunicorn gevent worker; baseline: the same load with no watcher (before and after, pooled). "
+        "Goal: p99 with watchers at most 1.5x the baseline.", "",
+        table(results["bench.sse_watchers"], ["watchers", "threads", "baseline_p50_ms", "with_watchers.p50_ms",
+                                              "baseline_p99_ms", "with_watchers.p99_ms", "p99_ratio",
+                                              "cpu_per_move_ratio", "watchers_open_after_load",
+                                              "worker_rss_mb.without", "worker_rss_mb.with"]),
         "", "## Raw results", "", "```",
         *[json.dumps(r) for rows in results.values() for r in rows], "```", "",
     ]

@@ -5,6 +5,12 @@ hand a seat to a bot, answer views, legal moves and the redacted log, and audit 
 state is the fold of its log; this module only caches it (per process, and as snapshots every
 ``snapshot_every`` events), and every cache can be dropped without changing an answer.
 
+Redis is the truth: a cached state whose version is ahead of Redis's head, or whose hash differs
+at the same version (Redis lost data, e.g. restarted from an older file), is dropped the moment a
+read of the head shows it. A decision refused on a cached state (not this seat's turn, an illegal
+move, the match over) is checked against the head before it is answered, so a stale
+``expected_version`` is always a ``Conflict``, whichever process takes it.
+
 Framework events (type ``match.*``) wrap the game's own events in the same log:
 
 * ``match.created``          — game, engine version, options, seats, seed commitment
@@ -27,7 +33,7 @@ from .engine.errors import IllegalMove
 from .engine.game import Game
 from .engine.outcome import Outcome
 from .eventstore.chain import GENESIS, verify_chain
-from .eventstore.store import Conflict, EventStore
+from .eventstore.store import Conflict, EventStore, IdempotentRequest
 from .rng import SeededRng
 
 CREATED, HANDED_OVER, ENDED, ABORTED = "match.created", "match.seat_handed_over", "match.ended", "match.aborted"
@@ -47,6 +53,19 @@ class MatchOver(Exception):
 
 class Invalid(Exception):
     """A request that cannot create or change a match (unknown game, bad options)."""
+
+
+class RequestInProgress(Exception):
+    """Another request with the same Idempotency-Key is still being processed."""
+
+
+class KeyReused(Exception):
+    """An Idempotency-Key already used for a request with a different body."""
+
+
+def request_fingerprint(move, expected_version: int) -> str:
+    """The fingerprint of a move request's body (sha256 of its canonical JSON)."""
+    return sha256_hex(encode({"move": move, "expected_version": expected_version}))
 
 
 @dataclass
@@ -193,13 +212,14 @@ class Matches:
     # ----- reading state -------------------------------------------------------------------
     def state(self, match_id: str, at: int | None = None) -> dict:
         """The match state at version ``at`` (the head when None); raises NotFound."""
-        head = self.store.version(match_id)
+        head, head_hash = self.store.head(match_id)
         if head == 0:
+            self.forget(match_id)
             raise NotFound(match_id)
         target = head if at is None else at
         if not 1 <= target <= head:
             raise NotFound(f"version {target} (the log has {head} events)")
-        cached = self._cache.get(match_id)
+        cached = self._cached(match_id, head, head_hash)
         if cached is not None and cached["version"] == target:
             return cached
         if cached is not None and cached["version"] < target and at is None:
@@ -208,6 +228,10 @@ class Matches:
             snap = self.store.latest_snapshot(match_id, target)
             base_version, base = snap if snap else (0, {})
         records = self.store.read(match_id, after=base_version, until=target)
+        if base and records and records[0]["prev_hash"] != base["head_hash"]:  # the log was rewritten
+            self.forget(match_id)
+            base_version, base = 0, {}
+            records = self.store.read(match_id, until=target)
         mstate = base
         game = self.game_of(mstate) if mstate else None
         for rec in records:
@@ -218,9 +242,31 @@ class Matches:
             self._cache.put(match_id, mstate)
         return mstate
 
+    def _cached(self, match_id: str, head: int, head_hash: str | None) -> dict | None:
+        """The cached state unless Redis's head shows it is wrong (ahead of the head, or another
+        history at the same version): then the cache is dropped."""
+        cached = self._cache.get(match_id)
+        if cached is None:
+            return None
+        if cached["version"] > head or (cached["version"] == head and cached["head_hash"] != head_hash):
+            self.forget(match_id)
+            return None
+        return cached
+
     def forget(self, match_id: str) -> None:
-        """Drop the process cache of one match (tests, and after an external change)."""
+        """Drop the process caches of one match (tests, and after an external change)."""
         self._cache.drop(match_id)
+        self._seeds.pop(match_id, None)
+
+    def _confirm_head(self, match_id: str, mstate: dict) -> None:
+        """Raise ``Conflict`` when Redis's head is not the state a decision was made on (one read)."""
+        head, head_hash = self.store.head(match_id)
+        if head == 0:
+            self.forget(match_id)
+            raise NotFound(match_id)
+        if (head, head_hash) != (mstate["version"], mstate["head_hash"]):
+            self._cached(match_id, head, head_hash)  # drops a cache that is ahead or diverged
+            raise Conflict(head)
 
     # ----- writing -------------------------------------------------------------------------
     def peek(self, match_id: str) -> dict:
@@ -229,20 +275,11 @@ class Matches:
         return self._cache.get(match_id) or self.state(match_id)
 
     def _current_for_write(self, match_id: str, expected: int) -> dict:
+        """The state to decide on: the cache when it is at ``expected`` (the append's version and
+        hash check guards the write), else the head read from Redis; raises Conflict."""
         cached = self._cache.get(match_id)
         if cached is not None and cached["version"] == expected:
             return cached
-        if cached is not None and cached["version"] > expected:
-            raise Conflict(cached["version"])
-        if cached is not None:  # catch up with one read of the events we have not seen
-            records = self.store.read(match_id, after=cached["version"])
-            if records and records[-1]["seq"] == expected:
-                mstate = clone(cached)
-                game = self.game_of(mstate)
-                for rec in records:
-                    apply_record(mstate, rec, game)
-                self._cache.put(match_id, mstate)
-                return mstate
         mstate = self.state(match_id)
         if mstate["version"] != expected:
             raise Conflict(mstate["version"])
@@ -251,24 +288,48 @@ class Matches:
     def submit(self, match_id: str, seat: int, move, expected_version: int, idempotency_key: str | None = None,
                *, as_bot: bool = False) -> Submitted:
         """Take ``seat``'s move (``as_bot``: from the bot that plays the seat); raises NotFound,
-        Conflict, MatchOver, Forbidden or IllegalMove."""
-        field = f"{seat}:{idempotency_key}" if idempotency_key else None
-        if field:
-            prior = self.store.idempotent_response(match_id, field)
-            if prior is not None:
-                body = loads(prior)
-                return Submitted(body["version"], body["events"], None, replayed=True)
+        Conflict, MatchOver, Forbidden or IllegalMove, and with an ``idempotency_key`` also
+        RequestInProgress (the key's first request is still running) or KeyReused (the key
+        answered a different body). A key's answer, once stored, is the answer to every retry."""
+        if not idempotency_key:
+            return self._decide(match_id, seat, move, expected_version, as_bot, None, None)
+        field = f"{seat}:{idempotency_key}"
+        fingerprint = request_fingerprint(move, expected_version)
+        token = secrets.token_hex(8)
+        prior = self.store.claim_idempotency(match_id, field, fingerprint, token)
+        if prior is not None:
+            return self._stored_answer(prior, fingerprint)
+        try:
+            return self._decide(match_id, seat, move, expected_version, as_bot, field, fingerprint)
+        except BaseException:
+            self.store.release_idempotency(match_id, field, fingerprint, token)
+            raise
+
+    @staticmethod
+    def _stored_answer(prior: IdempotentRequest, fingerprint: str) -> Submitted:
+        if prior.fingerprint != fingerprint:
+            raise KeyReused("this Idempotency-Key was used for a request with a different body")
+        if not prior.done:
+            raise RequestInProgress("a request with this Idempotency-Key is still being processed; retry shortly")
+        body = loads(prior.response)
+        return Submitted(body["version"], body["events"], None, replayed=True)
+
+    def _decide(self, match_id, seat, move, expected_version, as_bot, field, fingerprint) -> Submitted:
         mstate = self._current_for_write(match_id, expected_version)
-        if mstate["status"] != "active":
-            raise MatchOver(f"the match is {mstate['status']}")
         game = self.game_of(mstate)
-        if mstate["controllers"][seat] != "human" and not as_bot:
-            raise Forbidden(f"seat {seat} is played by a bot since it was handed over")
-        if seat not in game.to_act(mstate["game"]):
-            raise Forbidden(f"seat {seat} has no decision to make now")
-        seed = self._seed(match_id)
-        events = game.decide(mstate["game"], seat, move, SeededRng(seed, expected_version))
-        return self._commit(match_id, mstate, game, events, {"seat": seat, "move": move}, field, viewer=seat)
+        try:
+            if mstate["status"] != "active":
+                raise MatchOver(f"the match is {mstate['status']}")
+            if mstate["controllers"][seat] != "human" and not as_bot:
+                raise Forbidden(f"seat {seat} is played by a bot since it was handed over")
+            if seat not in game.to_act(mstate["game"]):
+                raise Forbidden(f"seat {seat} has no decision to make now")
+            events = game.decide(mstate["game"], seat, move, SeededRng(self._seed(match_id), expected_version))
+        except (MatchOver, Forbidden, IllegalMove):
+            self._confirm_head(match_id, mstate)  # refused on a cached state: a stale version is a 409
+            raise
+        return self._commit(match_id, mstate, game, events, {"seat": seat, "move": move}, field, viewer=seat,
+                            fingerprint=fingerprint)
 
     def hand_over(self, match_id: str, seat: int, bot: str, reason: str, *, expected_version: int | None = None) -> Submitted:
         """A bot plays ``seat`` from now on; the player is flagged as having abandoned."""
@@ -302,7 +363,7 @@ class Matches:
         event = {"type": ABORTED, "data": {"reason": reason, "seed": self._seed(match_id).hex()}}
         return self._commit(match_id, mstate, self.game_of(mstate), [event], {"system": "abort"}, None, viewer=None)
 
-    def _commit(self, match_id, mstate, game, events, cause, field, *, viewer) -> Submitted:
+    def _commit(self, match_id, mstate, game, events, cause, field, *, viewer, fingerprint=None) -> Submitted:
         """Append ``events`` (plus ``match.ended`` or ``match.aborted`` when they end the match)."""
         new = clone(mstate)
         records: list[dict] = []
@@ -330,10 +391,15 @@ class Matches:
             shown.extend(self.present(r, viewer, game, finished) for r in sealed)
             return dumps({"version": sealed[-1]["seq"], "events": shown})
 
-        appended = self.store.append(
-            match_id, mstate["version"], mstate["head_hash"], records, self._seed(match_id),
-            meta=meta, idempotency_field=field, response=response,
-        )
+        try:
+            appended = self.store.append(
+                match_id, mstate["version"], mstate["head_hash"], records, self._seed(match_id),
+                meta=meta, idempotency_field=field, fingerprint=fingerprint or "-", response=response,
+            )
+        except Conflict as err:
+            if err.current <= mstate["version"]:  # Redis is behind this state or on another history
+                self.forget(match_id)
+            raise
         if appended.duplicate is not None:
             body = loads(appended.duplicate)
             return Submitted(body["version"], body["events"], None, replayed=True)
@@ -399,6 +465,13 @@ class Matches:
         return {"match_id": match_id, "version": mstate["version"], "seat": seat,
                 "to_act": self.to_act(mstate), "status": mstate["status"], "state": state}
 
+    def turn(self, match_id: str, seat: int, *, head: dict | None = None) -> dict:
+        """Everything ``seat`` needs to decide, from one state: its view and its legal moves."""
+        mstate = head or self.state(match_id)
+        out = self.view(match_id, seat, head=mstate)
+        out["moves"] = self.legal_moves(match_id, seat, head=mstate)["moves"]
+        return out
+
     def legal_moves(self, match_id: str, seat: int, *, head: dict | None = None) -> dict:
         mstate = head or self.state(match_id)
         moves = []
@@ -416,11 +489,20 @@ class Matches:
 
     # ----- audit -----------------------------------------------------------------------------
     def audit(self, match_id: str) -> dict:
+        """The audit of the log up to the head: computed once per head hash, then read back."""
         mstate = self.state(match_id)
-        records = self.store.read(match_id)
+        stored = self.store.cached_audit(match_id, mstate["head_hash"])
+        if stored is not None:
+            return stored
+        out = self._audit(match_id, mstate)
+        self.store.save_audit(match_id, mstate["head_hash"], out)
+        return out
+
+    def _audit(self, match_id: str, mstate: dict) -> dict:
+        records = self.store.read(match_id, until=mstate["version"])
         seed = self._seed(match_id)
         chain_valid, chain_reason = verify_chain(records, seed)
-        head_ok = bool(records) and records[-1]["hash"] == mstate["head_hash"] == self.store.meta(match_id).get("head_hash")
+        head_ok = len(records) == mstate["version"] and records[-1]["hash"] == mstate["head_hash"]
         replay_valid, replay_reason = self._check_replay(match_id, records, mstate)
         out = {
             "match_id": match_id, "chain_valid": chain_valid and head_ok, "replay_valid": replay_valid,

@@ -1,11 +1,24 @@
-"""What every service's Flask app shares: problem+json errors, health checks, OpenAPI, auth."""
+"""What every service's Flask app shares: problem+json errors, health checks, OpenAPI, auth.
+
+Every response Flask produces for an error is an RFC 9457 problem document
+(``application/problem+json``), and every error response is documented as one in the service's
+OpenAPI document. Hostile input answers 4xx, never 5xx: JSON bodies are parsed with bounded
+nesting and number sizes before any schema sees them, URLs longer than ``MAX_URL_BYTES`` are a
+414, bodies larger than ``MAX_CONTENT_LENGTH`` a 413, and a Redis outage during a request is a
+503 with ``Retry-After``.
+"""
 from __future__ import annotations
 
+import http
+import json
 import logging
+import math
 
 import redis
-from flask import Flask, Response, g, request
-from flask_smorest import Api
+from apispec import BasePlugin
+from flask import Flask, Response, current_app, g, request
+from flask_smorest import Api, Blueprint
+from marshmallow import Schema, fields
 from werkzeug.exceptions import HTTPException
 
 from .auth import Principal, Tokens
@@ -13,12 +26,18 @@ from .canonical import dumps
 from .config import Config
 
 PROBLEM = "application/problem+json"
+MAX_JSON_DEPTH = 32          # no request body of the API nests deeper than a few levels
+INT64 = 2 ** 63               # integers are signed 64-bit at most; larger ones are refused
+MAX_URL_BYTES = 4096         # longer request targets answer 414 (gunicorn refuses above 8190)
+REDIS_RETRY_AFTER_S = 2      # what a 503 during a Redis outage tells the client to wait
+REDIS_OUTAGE = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError)
 
 
-def problem(status: int, title: str, detail: str, slug: str | None = None, **extra) -> Response:
+def problem(status: int, title: str, detail: str, slug: str | None = None, *, headers: dict | None = None,
+            **extra) -> Response:
     body = {"type": f"urn:problem:{slug or title.lower().replace(' ', '-')}", "title": title,
             "status": status, "detail": detail, **extra}
-    return Response(dumps(body), status=status, mimetype=PROBLEM)
+    return Response(dumps(body), status=status, mimetype=PROBLEM, headers=headers)
 
 
 class ApiError(Exception):
@@ -29,6 +48,127 @@ class ApiError(Exception):
         self.status, self.title, self.detail, self.slug, self.extra = status, title, detail, slug, extra
 
 
+class ProblemSchema(Schema):
+    """An RFC 9457 problem document (extra members such as ``errors`` or ``current_version`` may follow)."""
+    type = fields.String(required=True, metadata={"description": "urn:problem:<slug>, stable per kind of error"})
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String(required=True, metadata={"description": "what went wrong, for a human"})
+    errors = fields.Dict(metadata={"description": "validation messages per field"})
+    current_version = fields.Integer(metadata={"description": "409 stale-version: the match's version now"})
+
+
+# ----- the OpenAPI document: every error is a problem ------------------------------------------
+def _error_status_names() -> dict[int, str]:
+    return {int(s): s.name for s in http.HTTPStatus if s >= 400}
+
+
+COMMON_ERRORS = (400, 413, 414, 429, 503)  # any operation may answer these (bad input, limits, outages)
+RETRY_AFTER = {"description": "seconds to wait before retrying", "schema": {"type": "integer"}}
+
+
+class ProblemApi(Api):
+    """flask-smorest's Api with error responses documented as ``application/problem+json``."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def _register_responses(self):
+        for status in http.HTTPStatus:
+            if status < 400:
+                continue
+            response = {"description": status.phrase,
+                        "content": {PROBLEM: {"schema": self.ERROR_SCHEMA}}}
+            if status in (429, 503):
+                response["headers"] = {"Retry-After": RETRY_AFTER}
+            self.spec.components.response(status.name, response, lazy=True)
+        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, {
+            "description": "any other error", "content": {PROBLEM: {"schema": self.ERROR_SCHEMA}}}, lazy=True)
+
+
+class ProblemResponsesPlugin(BasePlugin):
+    """Documents the errors every operation can give (and a default error) on every operation."""
+
+    def operation_helper(self, path=None, operations=None, **kwargs):
+        names = _error_status_names()
+        for operation in (operations or {}).values():
+            responses = operation.setdefault("responses", {})
+            responses.setdefault("default", ProblemApi.DEFAULT_ERROR_RESPONSE_NAME)
+            for status in COMMON_ERRORS:
+                if status not in responses and str(status) not in responses:
+                    responses[status] = names[status]
+
+
+def error_responses(blp, *statuses: int):
+    """Decorator: document that an operation answers these statuses (as problem documents)."""
+    names = _error_status_names()
+
+    def decorator(func):
+        for status in statuses:
+            func = blp.alt_response(status, response=names[status])(func)
+        return func
+
+    return decorator
+
+
+# ----- hostile input ---------------------------------------------------------------------------
+def _bounded_int(text: str) -> int:
+    value = int(text) if len(text) <= 20 else INT64  # never convert a huge digit string
+    if not -INT64 <= value < INT64:
+        raise ValueError("integers must fit in 64 bits")
+    return value
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError("numbers must be finite")
+    return value
+
+
+def _depth_within(value, limit: int) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > limit:
+                return False
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return True
+
+
+def check_json_body() -> None:
+    """Refuse (400) a JSON body that no endpoint could take: nested too deep, or with numbers too
+    large for the parsers downstream (Python's 4,300-digit limit, 64-bit storage)."""
+    if not request.is_json:
+        return
+    raw = request.get_data(cache=True)
+    if not raw:
+        return
+    try:
+        value = json.loads(raw, parse_int=_bounded_int, parse_float=_finite_float, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise ApiError(400, "Bad Request", f"the JSON body nests more than {MAX_JSON_DEPTH} levels deep",
+                       "json-too-deep") from None
+    except ValueError as err:  # JSONDecodeError, bad UTF-8, a too-large number
+        raise ApiError(400, "Bad Request", f"the body is not acceptable JSON: {err}", "invalid-json") from None
+    if not _depth_within(value, MAX_JSON_DEPTH):
+        raise ApiError(400, "Bad Request", f"the JSON body nests more than {MAX_JSON_DEPTH} levels deep",
+                       "json-too-deep")
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def check_url_length() -> None:
+    target = request.environ.get("RAW_URI") or request.full_path
+    if len(target.encode("utf-8", "replace")) > MAX_URL_BYTES:
+        raise ApiError(414, "URI Too Long", f"the request target is longer than {MAX_URL_BYTES} bytes",
+                       "uri-too-long")
+
+
+# ----- error handlers --------------------------------------------------------------------------
 def _jsonable(value):
     """Validation messages with string keys (marshmallow indexes list items by int)."""
     if isinstance(value, dict):
@@ -47,7 +187,41 @@ def _http_error(err: HTTPException) -> Response:
         messages = _jsonable(messages)
         extra["errors"] = messages
         detail = f"invalid request: {dumps(messages)}"
-    return problem(err.code or 500, err.name, detail, **extra)
+    headers = {k: v for k, v in err.get_headers() if k.lower() != "content-type"}  # Allow on a 405
+    return problem(err.code or 500, err.name, detail, headers=headers, **extra)
+
+
+def _redis_outage(err: Exception) -> Response:
+    logging.getLogger("web").warning("redis unavailable during %s %s: %s", request.method, request.path, err)
+    return problem(503, "Service Unavailable", "the data store is unavailable; retry shortly", "store-unavailable",
+                   headers={"Retry-After": str(REDIS_RETRY_AFTER_S)})
+
+
+class HealthOut(Schema):
+    status = fields.String()
+
+
+def _health_blueprint(client: redis.Redis) -> Blueprint:
+    blp = Blueprint("health", __name__, description="Liveness and readiness")
+
+    @blp.route("/healthz")
+    @blp.response(200, HealthOut)
+    def healthz():
+        """Liveness: the process answers."""
+        return {"status": "ok"}
+
+    @blp.route("/readyz")
+    @blp.response(200, HealthOut)
+    @error_responses(blp, 503)
+    def readyz():
+        """Readiness: the process reaches its Redis."""
+        try:
+            client.ping()
+        except redis.RedisError as err:
+            raise ApiError(503, "Service Unavailable", f"redis is not reachable: {err}", "store-unavailable")
+        return {"status": "ready"}
+
+    return blp
 
 
 def create_base_app(name: str, config: Config, client: redis.Redis, version: str = "1.0") -> tuple[Flask, Api]:
@@ -60,33 +234,29 @@ def create_base_app(name: str, config: Config, client: redis.Redis, version: str
     app.extensions["config"] = config
     app.extensions["redis"] = client
     app.extensions["tokens"] = Tokens(config.auth_secret)
-    api = Api(app)
+    api = ProblemApi(app, spec_kwargs={"extra_plugins": [ProblemResponsesPlugin()]})
+    app.before_request(check_url_length)
+    app.before_request(check_json_body)
 
     @app.errorhandler(ApiError)
     def _api_error(err: ApiError):
-        return problem(err.status, err.title, err.detail, err.slug, **err.extra)
+        headers = {"Retry-After": str(REDIS_RETRY_AFTER_S)} if err.status == 503 else None
+        return problem(err.status, err.title, err.detail, err.slug, headers=headers, **err.extra)
 
     app.register_error_handler(HTTPException, _http_error)
+    for outage in REDIS_OUTAGE:
+        app.register_error_handler(outage, _redis_outage)
 
     @app.errorhandler(Exception)
     def _unexpected(err: Exception):
         if isinstance(err, HTTPException):
             return _http_error(err)
+        if isinstance(err, REDIS_OUTAGE):
+            return _redis_outage(err)
         logging.getLogger(name).exception("unhandled error")
         return problem(500, "Internal Server Error", "an unexpected error occurred; it has been logged")
 
-    @app.get("/healthz")
-    def healthz():
-        return {"status": "ok"}
-
-    @app.get("/readyz")
-    def readyz():
-        try:
-            client.ping()
-        except redis.RedisError as err:
-            return problem(503, "Service Unavailable", f"redis is not reachable: {err}")
-        return {"status": "ready"}
-
+    api.register_blueprint(_health_blueprint(client))
     return app, api
 
 
@@ -94,8 +264,6 @@ def principal(required: bool) -> Principal | None:
     """The caller, from the bearer token; 401 when required and missing or invalid."""
     if "principal" not in g:
         header = request.headers.get("Authorization")
-        from flask import current_app
-
         g.principal = current_app.extensions["tokens"].from_header(header)
         if header and g.principal is None:
             raise ApiError(401, "Unauthorized", "the bearer token is not valid", "invalid-token")

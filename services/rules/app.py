@@ -7,6 +7,7 @@ from shared.config import Config, load
 from shared.engine import registry
 from shared.web import create_base_app
 
+from .live import LiveLogs
 from .routes import blp
 from .runtime import Runtime
 
@@ -15,8 +16,9 @@ def create_app(config: Config | None = None):
     config = config or load()
     rt = Runtime.build(config)
     app, api = create_base_app("rules", config, rt.redis)
+    keepalive = float(os.environ.get("SSE_KEEPALIVE_S", "15"))
     app.extensions.update(matches=rt.matches, followups=rt.followups, deadlines=rt.deadlines, runtime=rt,
-                          config_sse_keepalive=float(os.environ.get("SSE_KEEPALIVE_S", "15")))
+                          config_sse_keepalive=keepalive, live=LiveLogs(config.redis_url, block_s=min(keepalive, 5.0)))
     registry.load_all()
     api.register_blueprint(blp)
     return app

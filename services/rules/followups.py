@@ -27,7 +27,7 @@ from shared import faults
 from shared.config import Config
 from shared.engine.errors import IllegalMove
 from shared.eventstore.store import Conflict
-from shared.matches import Forbidden, Matches, MatchOver, NotFound
+from shared.matches import Forbidden, KeyReused, Matches, MatchOver, NotFound, RequestInProgress
 from shared.streams import MATCHES_FINISHED, publish
 
 from .deadlines import Deadlines
@@ -36,7 +36,7 @@ log = logging.getLogger("rules.followups")
 
 FOLLOWUPS = "rules:followups"  # sorted set: "<match>|<token>" -> when its follow-ups must be checked
 PLAY_TURN = "services.bots.worker.play_turn"
-REFUSALS = (Conflict, MatchOver, Forbidden, IllegalMove, NotFound)  # nothing was appended
+REFUSALS = (Conflict, MatchOver, Forbidden, IllegalMove, NotFound, RequestInProgress, KeyReused)  # nothing appended
 
 # Take the due intents and push each one's due time forward, in one step, so that several rules
 # consumers never sweep the same intent at once.

@@ -1,6 +1,8 @@
 """The rules service's public endpoints (API.md, "Rules service")."""
 from __future__ import annotations
 
+import logging
+import re
 import time
 from contextlib import contextmanager
 
@@ -11,12 +13,14 @@ from flask_smorest import Blueprint
 from shared import faults
 from shared.canonical import dumps
 from shared.engine.errors import IllegalMove
-from shared.eventstore.store import Conflict, keys
-from shared.matches import Forbidden, Matches, MatchOver, NotFound
-from shared.web import ApiError, principal
+from shared.eventstore.store import Conflict
+from shared.matches import Forbidden, KeyReused, Matches, MatchOver, NotFound, RequestInProgress
+from shared.web import REDIS_OUTAGE, REDIS_RETRY_AFTER_S, ApiError, error_responses, principal
 
 from . import schemas as s
+from .live import LiveLogs
 
+log = logging.getLogger("rules.routes")
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Matches: state, moves, logs, audits")
 
 
@@ -73,11 +77,16 @@ def _match_errors():
         raise ApiError(403, "Forbidden", str(err), "not-your-decision") from None
     except IllegalMove as err:
         raise ApiError(422, "Illegal Move", err.reason, "illegal-move") from None
+    except RequestInProgress as err:
+        raise ApiError(409, "Conflict", str(err), "request-in-progress") from None
+    except KeyReused as err:
+        raise ApiError(422, "Unprocessable Content", str(err), "idempotency-key-reused") from None
 
 
 @blp.route("/<match_id>")
 class MatchResource(MethodView):
     @blp.response(200, s.MatchSummary)
+    @error_responses(blp, 404)
     def get(self, match_id):
         """The match: game, seats, status, version, who is to act, head hash, result."""
         mstate = _state(match_id)
@@ -92,6 +101,7 @@ class MatchResource(MethodView):
 class ViewResource(MethodView):
     @blp.arguments(s.ViewArgs, location="query")
     @blp.response(200, s.ViewOut)
+    @error_responses(blp, 401, 404)
     def get(self, args, match_id):
         """The state as the caller's seat (or a spectator) may see it, optionally at version ``at``."""
         mstate = _state(match_id)
@@ -109,18 +119,41 @@ class ViewResource(MethodView):
 @blp.route("/<match_id>/legal-moves")
 class LegalMovesResource(MethodView):
     @blp.response(200, s.LegalMovesOut)
+    @error_responses(blp, 401, 403, 404)
     def get(self, match_id):
         """Every move the caller's seat may make now (empty when it need not act)."""
         mstate = _state(match_id)
         return _matches().legal_moves(match_id, _seat(mstate, required=True), head=mstate)
 
 
+@blp.route("/<match_id>/turn")
+class TurnResource(MethodView):
+    @blp.response(200, s.TurnOut)
+    @error_responses(blp, 401, 403, 404)
+    def get(self, match_id):
+        """Everything the caller's seat needs to decide, at one version: its view of the state and
+        its legal moves (empty when it need not act), both from the same head state. Post one of
+        ``moves`` verbatim with ``expected_version`` = ``version``."""
+        mstate = _state(match_id)
+        out = _matches().turn(match_id, _seat(mstate, required=True), head=mstate)
+        deadlines = current_app.extensions["deadlines"].of(mstate)
+        if deadlines:
+            out["deadlines"] = deadlines
+        return out
+
+
 @blp.route("/<match_id>/moves")
 class MovesResource(MethodView):
     @blp.arguments(s.MoveBody)
     @blp.response(201, s.MoveOut)
+    @error_responses(blp, 401, 403, 404, 409)
+    @blp.doc(parameters=[{"in": "header", "name": "Idempotency-Key", "required": False, "schema": {
+        "type": "string", "minLength": 1, "maxLength": 200}, "description":
+        "retries with the same key and body get the first answer (kept 24 h); 409 while that first request "
+        "is still running; 422 when the key was used with a different body"}])
     def post(self, body, match_id):
-        """Make a move; 409 on a stale version, 422 with the reason for an illegal move."""
+        """Make a move; 409 on a stale version (with ``current_version``), 422 with the reason for an
+        illegal move, 403 when the seat has no decision to make."""
         if principal(True).is_bot:  # a hand-over may be newer than this process's cache
             mstate = _state(match_id)
         else:
@@ -147,6 +180,7 @@ class MovesResource(MethodView):
 @blp.route("/<match_id>/resign")
 class ResignResource(MethodView):
     @blp.response(201, s.MoveOut)
+    @error_responses(blp, 401, 403, 404, 409)
     def post(self, match_id):
         """Leave the match. Two players: it ends at once and the opponent wins. More players: a greedy
         bot plays the seat from now on and the player is ranked last."""
@@ -163,6 +197,7 @@ class ResignResource(MethodView):
 class EventsResource(MethodView):
     @blp.arguments(s.EventsArgs, location="query")
     @blp.response(200, s.EventsOut)
+    @error_responses(blp, 401, 404)
     def get(self, args, match_id):
         """The log, redacted for the caller, from ``after`` (at most ``limit`` events)."""
         mstate = _state(match_id)
@@ -172,49 +207,76 @@ class EventsResource(MethodView):
 @blp.route("/<match_id>/audit")
 class AuditResource(MethodView):
     @blp.response(200, s.AuditOut)
+    @error_responses(blp, 404)
     def get(self, match_id):
-        """Checks the hash chain and the replay; once finished, reveals the seed and re-derives chance."""
+        """Checks the hash chain and the replay; once finished, reveals the seed and re-derives chance.
+        Computed once per head hash and served from that result afterwards."""
         _state(match_id)
         return _matches().audit(match_id)
 
 
+_EVENT_ID = re.compile(r"[0-9]{1,16}")
+
+
+def _resume_after(head: int) -> int:
+    """The seq a stream resumes after: ``Last-Event-ID`` (or ``?after=``), 0 to the log's head."""
+    raw = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
+    if not _EVENT_ID.fullmatch(raw.strip()):
+        raise ApiError(400, "Bad Request", "Last-Event-ID must be the seq of an event (a non-negative integer)",
+                       "bad-last-event-id")
+    last = int(raw)
+    if last > head:
+        raise ApiError(400, "Bad Request", f"Last-Event-ID {last} is beyond the log, which has {head} events",
+                       "bad-last-event-id")
+    return last
+
+
 @blp.route("/<match_id>/stream")
 class StreamResource(MethodView):
-    @blp.doc(responses={200: {"description": "text/event-stream of redacted events"}})
+    @blp.doc(responses={200: {"description": "one SSE message per event (id = seq, event = type, data = the "
+                                             "redacted event); keep-alive comments while nothing happens",
+                              "content": {"text/event-stream": {"schema": {"type": "string"}}}}},
+             parameters=[{"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "integer"},
+                          "description": "resume after this seq (400 unless 0 to the log's version)"}])
+    @error_responses(blp, 400, 401, 404)
     def get(self, match_id):
-        """Server-sent events, one per log event (id = seq); honours Last-Event-ID."""
-        mstate = _state(match_id)
-        seat = _seat(mstate, required=False)
-        raw_last = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
-        try:
-            last = int(raw_last)
-        except ValueError:
-            raise ApiError(400, "Bad Request", "Last-Event-ID must be an event seq (an integer)", "bad-last-event-id")
+        """Server-sent events, one per log event (id = seq); honours Last-Event-ID. Ends after the
+        final event of a finished match."""
+        head = _state(match_id)
+        seat = _seat(head, required=False)
+        last = _resume_after(head["version"])
         matches = _matches()
-        client = current_app.extensions["redis"]
+        live: LiveLogs = current_app.extensions["live"]
         keepalive = current_app.extensions["config_sse_keepalive"]
-        log_key = keys(match_id)["log"]
+        game = matches.game_of(head)
+        finished = head["status"] != "active"
 
         def events():
             nonlocal last
-            yield ": connected\n\n"
-            while True:
-                records = matches.store.read(match_id, after=last, limit=200)
-                if records:
-                    current = matches.state(match_id)
-                    game = matches.game_of(current)
-                    over = current["status"] != "active"
-                    for rec in records:
-                        body = dumps(matches.present(rec, seat, game, over))
-                        yield f"id: {rec['seq']}\nevent: {rec['type']}\ndata: {body}\n\n"
-                        last = rec["seq"]
-                    continue
-                current = matches.state(match_id)
-                if current["status"] != "active" and last >= current["version"]:
-                    return
-                got = client.xread({log_key: f"0-{last}"}, count=1, block=int(keepalive * 1000))
-                if not got:
-                    yield f": keep-alive {int(time.time())}\n\n"
+            with live.watch(match_id, head["version"], over=finished) as feed:
+                yield f"retry: {REDIS_RETRY_AFTER_S * 1000}\n: connected\n\n"
+                while True:
+                    try:
+                        records = feed.records_after(last)
+                        if records is None:
+                            records = matches.store.read(match_id, after=last, limit=200)
+                    except REDIS_OUTAGE:  # headers are sent: end the stream, the client resumes from its last id
+                        log.warning("stream of %s ends: redis is unavailable", match_id)
+                        return
+                    if records:
+                        over = finished or feed.over
+                        for rec in records:
+                            body = dumps(matches.present(rec, seat, game, over))
+                            yield f"id: {rec['seq']}\nevent: {rec['type']}\ndata: {body}\n\n"
+                            last = rec["seq"]
+                        continue
+                    if (finished or feed.over) and last >= feed.latest:
+                        return
+                    if feed.latest > last:  # known but not in the log (Redis lost it): wait, then retry
+                        time.sleep(keepalive)
+                        yield f": keep-alive {int(time.time())}\n\n"
+                    elif not feed.wait_beyond(last, keepalive):
+                        yield f": keep-alive {int(time.time())}\n\n"
 
         return Response(stream_with_context(events()), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

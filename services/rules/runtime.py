@@ -6,12 +6,15 @@ from dataclasses import dataclass
 import redis
 
 from shared import faults
-from shared.config import Config, queue_client, store_client
+from shared.config import Config, queue_client
 from shared.eventstore.store import EventStore
 from shared.matches import Matches
 
 from .deadlines import Deadlines
 from .followups import Followups
+
+REDIS_CONNECTIONS = 64   # per process
+REDIS_WAIT_S = 10        # a request waits this long for a free connection, then answers 503
 
 
 @dataclass
@@ -23,8 +26,11 @@ class Runtime:
     deadlines: Deadlines
 
     @classmethod
-    def build(cls, config: Config) -> "Runtime":
-        client = store_client(config)
+    def build(cls, config: Config) -> Runtime:
+        # Greenlets (gevent workers) can start a thousand requests at once: they wait for one of a
+        # bounded set of connections rather than fail with "Too many connections".
+        client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+            config.redis_url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT_S))
         matches = Matches(EventStore(client), snapshot_every=config.snapshot_every,
                           max_events=config.max_match_events)
         deadlines = Deadlines(client, matches)

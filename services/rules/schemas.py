@@ -1,18 +1,21 @@
 """Request and response schemas of the rules service (they generate its OpenAPI document)."""
 from marshmallow import Schema, fields, validate
 
+from shared.eventstore.store import MAX_SEQ
+
 
 class MoveBody(Schema):
     move = fields.Dict(required=True, metadata={"description": "a move exactly as listed by legal-moves"})
-    expected_version = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    expected_version = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=MAX_SEQ))
 
 
 class ViewArgs(Schema):
-    at = fields.Integer(validate=validate.Range(min=1))
+    at = fields.Integer(validate=validate.Range(min=1, max=MAX_SEQ),
+                        metadata={"description": "the version (event seq) to show the state at"})
 
 
 class EventsArgs(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ))
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
@@ -55,6 +58,17 @@ class LegalMovesOut(Schema):
     version = fields.Integer()
     seat = fields.Integer()
     moves = fields.List(fields.Dict())
+
+
+class TurnOut(Schema):
+    deadlines = fields.Dict(metadata={"description": "seat -> unix time its pending decision is due"})
+    match_id = fields.String()
+    version = fields.Integer(metadata={"description": "the version both the view and the moves are at"})
+    seat = fields.Integer()
+    to_act = fields.List(fields.Integer())
+    status = fields.String()
+    state = fields.Raw(metadata={"description": "the state as this seat may see it (as GET /view)"})
+    moves = fields.List(fields.Dict(), metadata={"description": "this seat's legal moves (as GET /legal-moves)"})
 
 
 class MoveOut(Schema):

@@ -5,35 +5,45 @@ Keys of match M (hash-tagged, so one match lives in one Redis Cluster slot):
 * ``{m:M}:log``   — the stream; entry id ``0-<seq>``, one field ``e`` holding the record's JSON
 * ``{m:M}:meta``  — hash: version, head_hash, status, game, ... (a cache kept by every append)
 * ``{m:M}:seed``  — the secret seed (hex)
-* ``{m:M}:idem``  — hash: idempotency field -> the first response
+* ``{m:M}:idem:<seat>:<key>`` — one string per Idempotency-Key of a seat, expiring on its own:
+  ``pending <fingerprint> <token>`` while its request runs (``PENDING_TTL_S``), then
+  ``done <fingerprint> <response>`` for ``IDEMPOTENCY_TTL_S`` (24 h)
 * ``{m:M}:snaps`` — sorted set of state snapshots scored by version (a cache only)
+* ``{m:M}:audit`` — the audit of the log up to one head hash (a cache only)
 * ``{m:M}:deadlines`` — hash seat -> when its pending decision is due (the rules service's clocks)
 
 ``append`` is one Lua script: it checks the expected version and head hash, replays a stored
-idempotent response, adds the records and updates the meta hash, all or nothing.
+idempotent response, adds the records, updates the meta hash and stores the idempotent
+response, all or nothing.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 import redis
 
 from ..canonical import dumps, loads
 from .chain import GENESIS, seal
 
+MAX_SEQ = 2 ** 53              # no log gets near it; larger seqs in requests are refused (JSON-safe)
+IDEMPOTENCY_TTL_S = 24 * 3600  # an Idempotency-Key's answer is kept this long (IETF draft)
+PENDING_TTL_S = 60             # a claim outlives no request (a crashed process frees its keys)
+
+# ARGV: expected version, fingerprint ('' without a key), response, GENESIS, prev hash, key ttl,
+#       number of meta fields, meta name/value pairs..., records...
 _APPEND = """
 local meta, log, idem = KEYS[1], KEYS[2], KEYS[3]
 if ARGV[2] ~= '' then
-  local prior = redis.call('HGET', idem, ARGV[2])
-  if prior then return {'dup', prior} end
+  local prior = redis.call('GET', idem)
+  if prior and string.sub(prior, 1, 5) == 'done ' then return {'dup', prior} end
 end
 local current = tonumber(redis.call('HGET', meta, 'version') or '0')
 if current ~= tonumber(ARGV[1]) then return {'conflict', tostring(current)} end
 local head = redis.call('HGET', meta, 'head_hash') or ARGV[4]
 if head ~= ARGV[5] then return {'conflict', tostring(current)} end
-local nmeta = tonumber(ARGV[6])
-local first = 7 + nmeta * 2
+local nmeta = tonumber(ARGV[7])
+local first = 8 + nmeta * 2
 local v = current
 for i = first, #ARGV do
   v = v + 1
@@ -41,11 +51,39 @@ for i = first, #ARGV do
 end
 redis.call('HSET', meta, 'version', v)
 for i = 0, nmeta - 1 do
-  redis.call('HSET', meta, ARGV[7 + 2 * i], ARGV[8 + 2 * i])
+  redis.call('HSET', meta, ARGV[8 + 2 * i], ARGV[9 + 2 * i])
 end
-if ARGV[2] ~= '' then redis.call('HSET', idem, ARGV[2], ARGV[3]) end
+if ARGV[2] ~= '' then redis.call('SET', idem, 'done ' .. ARGV[2] .. ' ' .. ARGV[3], 'EX', ARGV[6]) end
 return {'ok', tostring(v)}
 """
+
+# Claim an Idempotency-Key: the stored value when the key is taken, else nothing (and it is ours).
+_CLAIM = """
+local prior = redis.call('GET', KEYS[1])
+if prior then return prior end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return false
+"""
+
+# Free a claim that produced no answer (only our own, still pending).
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+@dataclass(frozen=True)
+class IdempotentRequest:
+    """What an Idempotency-Key holds: a request still running, or its stored answer."""
+    done: bool
+    fingerprint: str
+    response: str | None = None  # the stored answer (JSON) once done
+
+    @classmethod
+    def parse(cls, raw: bytes | str) -> IdempotentRequest:
+        text = raw.decode() if isinstance(raw, bytes) else raw
+        state, fingerprint, rest = text.split(" ", 2)
+        return cls(state == "done", fingerprint, rest if state == "done" else None)
 
 
 class Conflict(Exception):
@@ -65,13 +103,20 @@ class AppendResult:
 
 def keys(match_id: str) -> dict[str, str]:
     tag = f"{{m:{match_id}}}"
-    return {k: f"{tag}:{k}" for k in ("log", "meta", "seed", "idem", "snaps", "deadlines")}
+    return {k: f"{tag}:{k}" for k in ("log", "meta", "seed", "idem", "snaps", "audit", "deadlines")}
+
+
+def idempotency_key(match_id: str, field: str) -> str:
+    """The string holding one Idempotency-Key (``field`` = ``<seat>:<key>``), in the match's slot."""
+    return f"{keys(match_id)['idem']}:{field}"
 
 
 class EventStore:
     def __init__(self, client: redis.Redis):
         self.r = client
         self._append = client.register_script(_APPEND)
+        self._claim = client.register_script(_CLAIM)
+        self._release = client.register_script(_RELEASE)
 
     # ----- metadata ------------------------------------------------------------------------
     def exists(self, match_id: str) -> bool:
@@ -84,6 +129,11 @@ class EventStore:
     def version(self, match_id: str) -> int:
         v = self.r.hget(keys(match_id)["meta"], "version")
         return int(v) if v is not None else 0
+
+    def head(self, match_id: str) -> tuple[int, str | None]:
+        """(version, head hash) as Redis has them now, in one round trip; (0, None) for no match."""
+        version, head_hash = self.r.hmget(keys(match_id)["meta"], ["version", "head_hash"])
+        return (int(version), head_hash.decode() if head_hash else None) if version is not None else (0, None)
 
     def set_meta(self, match_id: str, **fields: str) -> None:
         self.r.hset(keys(match_id)["meta"], mapping=fields)
@@ -112,10 +162,15 @@ class EventStore:
         *,
         meta: dict[str, str] | None = None,
         idempotency_field: str | None = None,
+        fingerprint: str = "-",
         response: Callable[[list[dict]], str] | None = None,
     ) -> AppendResult:
         """Seal and append ``records`` (each with ``type``, ``data``, ``at``, ``engine`` and any of
-        ``private``/``secret``/``cause``) after ``expected_version``; raises ``Conflict``."""
+        ``private``/``secret``/``cause``) after ``expected_version``; raises ``Conflict``.
+
+        With ``idempotency_field``, the answer ``response`` gives is stored with the request's
+        ``fingerprint`` under that key, and a key already answered returns its stored answer
+        (``duplicate``) instead of appending."""
         sealed, prev = [], prev_hash
         for i, rec in enumerate(records, start=expected_version + 1):
             rec = dict(rec, seq=i)
@@ -126,14 +181,16 @@ class EventStore:
         fields["head_hash"] = prev
         body = response(sealed) if response else ""
         k = keys(match_id)
-        args: list = [expected_version, idempotency_field or "", body, GENESIS, prev_hash, len(fields)]
+        idem = idempotency_key(match_id, idempotency_field) if idempotency_field else k["idem"]
+        args: list = [expected_version, fingerprint if idempotency_field else "", body, GENESIS, prev_hash,
+                      IDEMPOTENCY_TTL_S, len(fields)]
         for name, value in fields.items():
             args += [name, value]
         args += [dumps(rec) for rec in sealed]
-        status, value = self._append(keys=[k["meta"], k["log"], k["idem"]], args=args)
+        status, value = self._append(keys=[k["meta"], k["log"], idem], args=args)
         status = status.decode()
         if status == "dup":
-            return AppendResult(version=-1, records=[], duplicate=value.decode())
+            return AppendResult(version=-1, records=[], duplicate=IdempotentRequest.parse(value).response)
         if status == "conflict":
             raise Conflict(int(value))
         return AppendResult(version=int(value), records=sealed)
@@ -144,9 +201,32 @@ class EventStore:
         entries = self.r.xrange(keys(match_id)["log"], f"0-{after + 1}", hi, count=limit)
         return [loads(fields[b"e"]) for _id, fields in entries]
 
-    def idempotent_response(self, match_id: str, field: str) -> str | None:
-        raw = self.r.hget(keys(match_id)["idem"], field)
-        return raw.decode() if raw is not None else None
+    # ----- idempotency keys ----------------------------------------------------------------
+    def claim_idempotency(self, match_id: str, field: str, fingerprint: str, token: str) -> IdempotentRequest | None:
+        """Take the key for a request with this body ``fingerprint``: None when it is now ours
+        (pending, identified by ``token``), else what the key already holds."""
+        prior = self._claim(keys=[idempotency_key(match_id, field)],
+                            args=[f"pending {fingerprint} {token}", PENDING_TTL_S])
+        return IdempotentRequest.parse(prior) if prior else None
+
+    def release_idempotency(self, match_id: str, field: str, fingerprint: str, token: str) -> None:
+        """Free our pending claim on a key whose request produced no answer to keep."""
+        self._release(keys=[idempotency_key(match_id, field)], args=[f"pending {fingerprint} {token}"])
+
+    def idempotent_request(self, match_id: str, field: str) -> IdempotentRequest | None:
+        raw = self.r.get(idempotency_key(match_id, field))
+        return IdempotentRequest.parse(raw) if raw is not None else None
+
+    # ----- the audit (a cache: deleting it changes no answer) ------------------------------
+    def cached_audit(self, match_id: str, head_hash: str) -> dict | None:
+        raw = self.r.get(keys(match_id)["audit"])
+        if raw is None:
+            return None
+        stored = loads(raw)
+        return stored["audit"] if stored.get("head_hash") == head_hash else None
+
+    def save_audit(self, match_id: str, head_hash: str, audit: dict) -> None:
+        self.r.set(keys(match_id)["audit"], dumps({"head_hash": head_hash, "audit": audit}))
 
     # ----- snapshots (a cache: deleting them changes no answer) ----------------------------
     def save_snapshot(self, match_id: str, version: int, state: dict) -> None:

@@ -4,8 +4,8 @@ import threading
 import pytest
 
 from shared.canonical import dumps, loads
-from shared.eventstore import EventStore, GENESIS, verify_chain
-from shared.eventstore.store import Conflict, keys
+from shared.eventstore import GENESIS, EventStore, verify_chain
+from shared.eventstore.store import IDEMPOTENCY_TTL_S, PENDING_TTL_S, Conflict, idempotency_key, keys
 from shared.matches import Matches
 
 SEED = b"s" * 32
@@ -60,12 +60,36 @@ def test_of_twenty_concurrent_appends_on_one_version_exactly_one_wins(r):
 
 def test_idempotent_retry_returns_the_first_response_and_appends_nothing(r):
     store = EventStore(r)
-    first = store.append("m1", 0, GENESIS, [rec(1)], SEED, idempotency_field="0:key",
+    first = store.append("m1", 0, GENESIS, [rec(1)], SEED, idempotency_field="0:key", fingerprint="f1",
                          response=lambda sealed: dumps({"version": sealed[-1]["seq"]}))
-    again = store.append("m1", 0, GENESIS, [rec(99)], SEED, idempotency_field="0:key",
+    again = store.append("m1", 0, GENESIS, [rec(99)], SEED, idempotency_field="0:key", fingerprint="f1",
                          response=lambda sealed: dumps({"version": -5}))
     assert first.version == 1 and loads(again.duplicate) == {"version": 1}
     assert len(store.read("m1")) == 1
+    stored = store.idempotent_request("m1", "0:key")
+    assert stored.done and stored.fingerprint == "f1" and loads(stored.response) == {"version": 1}
+
+
+def test_each_idempotency_key_is_its_own_string_in_the_match_slot_and_expires_after_24_hours(r):
+    """IETF Idempotency-Key draft: keys expire; per-key expiry, one hash slot per match."""
+    store = EventStore(r)
+    store.append("m1", 0, GENESIS, [rec(1)], SEED, idempotency_field="0:key", fingerprint="f1",
+                 response=lambda sealed: dumps({"version": 1}))
+    key = idempotency_key("m1", "0:key")
+    assert key.startswith("{m:m1}:") and r.type(key) == b"string"
+    assert IDEMPOTENCY_TTL_S - 60 < r.ttl(key) <= IDEMPOTENCY_TTL_S == 24 * 3600
+
+
+def test_an_idempotency_key_is_claimed_once_and_a_released_claim_frees_it(r):
+    store = EventStore(r)
+    assert store.claim_idempotency("m1", "0:k", "f1", "t1") is None
+    held = store.claim_idempotency("m1", "0:k", "f1", "t2")
+    assert held is not None and not held.done and held.fingerprint == "f1"
+    assert 0 < r.ttl(idempotency_key("m1", "0:k")) <= PENDING_TTL_S
+    store.release_idempotency("m1", "0:k", "f1", "t2")  # not the holder: nothing happens
+    assert store.claim_idempotency("m1", "0:k", "f1", "t3") is not None
+    store.release_idempotency("m1", "0:k", "f1", "t1")
+    assert store.claim_idempotency("m1", "0:k", "f2", "t4") is None
 
 
 def test_altering_any_stored_event_breaks_the_chain(r):
@@ -124,3 +148,46 @@ def test_a_match_without_a_result_is_aborted_at_the_event_limit(r):
     assert last["type"] == "match.aborted" and "5 events" in last["data"]["reason"]
     audit = matches.audit("m1")
     assert audit["chain_valid"] and audit["replay_valid"] and audit["chance_valid"]
+
+
+def _finished_duel(matches):
+    matches.create("m1", "duel", {"rounds": 1}, [{"player_id": "a"}, {"player_id": "b"}])
+    mstate = matches.state("m1")
+    while mstate["status"] == "active":
+        game = matches.game_of(mstate)
+        seat = game.to_act(mstate["game"])[0]
+        mstate = matches.submit("m1", seat, game.legal_moves(mstate["game"], seat)[0], mstate["version"]).state
+    return mstate
+
+
+def _counting_audits(matches):
+    calls = []
+    compute = matches._audit
+    matches._audit = lambda *args: calls.append(args[0]) or compute(*args)
+    return calls
+
+
+def test_a_finished_matchs_audit_is_computed_once_per_head_hash_and_then_read_back(r):
+    matches = Matches(EventStore(r))
+    head = _finished_duel(matches)
+    calls = _counting_audits(matches)
+    first = matches.audit("m1")
+    assert first["chain_valid"] and first["replay_valid"] and first["chance_valid"] and calls == ["m1"]
+    assert matches.audit("m1") == first and calls == ["m1"]
+    other = Matches(EventStore(r))  # another process reads the stored result
+    other_calls = _counting_audits(other)
+    assert other.audit("m1") == first and other_calls == []
+    stored = loads(r.get(keys("m1")["audit"]))
+    assert stored["head_hash"] == head["head_hash"] and keys("m1")["audit"].startswith("{m:m1}:")
+
+
+def test_a_new_head_gets_a_new_audit(r):
+    matches = Matches(EventStore(r))
+    matches.create("m1", "duel", {}, [{"player_id": "a"}, {"player_id": "b"}])
+    calls = _counting_audits(matches)
+    before = matches.audit("m1")
+    mstate = matches.state("m1")
+    game = matches.game_of(mstate)
+    matches.submit("m1", 0, game.legal_moves(mstate["game"], 0)[0], mstate["version"])
+    after = matches.audit("m1")
+    assert len(calls) == 2 and after["version"] == before["version"] + 1 and after["head_hash"] != before["head_hash"]

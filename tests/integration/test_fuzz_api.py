@@ -83,3 +83,41 @@ def test_random_table_and_queue_bodies_never_crash(stack):
         assert r.status_code < 500, (path, body, r.text)
 
     check()
+
+
+def test_random_last_event_ids_are_a_200_stream_or_a_400_before_it(stack):
+    _alice, mid = _match(stack)
+    version = requests.get(f"{stack.rules}/v1/matches/{mid}").json()["version"]
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(last=st.one_of(st.integers(-2**70, 2**70).map(str),
+                          st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=30)))
+    def check(last):
+        with requests.get(f"{stack.rules}/v1/matches/{mid}/stream", headers={"Last-Event-ID": last},
+                          stream=True, timeout=30) as r:
+            stripped = last.strip()  # an empty id means "from the start" (the SSE spec)
+            valid = not stripped or (stripped.isdigit() and len(stripped) <= 16 and int(stripped) <= version)
+            assert r.status_code == (200 if valid else 400), (last, r.status_code)
+            if not valid:
+                assert r.headers["Content-Type"].startswith("application/problem+json")
+
+    check()
+
+
+def test_random_deeply_nested_or_huge_number_bodies_get_400(stack):
+    alice, mid = _match(stack)
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(depth=st.integers(33, 3000), digits=st.integers(20, 6000), kind=st.sampled_from(["list", "dict", "int"]))
+    def check(depth, digits, kind):
+        if kind == "list":
+            raw = "[" * depth + "]" * depth
+        elif kind == "dict":
+            raw = '{"a":' * depth + "1" + "}" * depth
+        else:
+            raw = '{"move": {"type": "commit", "card": 1%s}, "expected_version": 1}' % ("0" * digits)
+        r = alice.http.post(f"{stack.rules}/v1/matches/{mid}/moves", data=raw, timeout=30, headers={
+            "Authorization": f"Bearer {alice.token}", "Content-Type": "application/json"})
+        assert r.status_code == 400 and r.headers["Content-Type"].startswith("application/problem+json"), r.text
+
+    check()

@@ -238,3 +238,77 @@ def test_idempotent_retry_survives_a_rules_service_restart(stack, tmp_path):
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(20)
+
+
+def test_turn_gives_the_view_and_legal_moves_at_one_version(stack):
+    """Issue 11: one read gives a seat everything it needs to decide."""
+    alice, bob, mid = fresh_duel(stack)
+    turn = alice.get(url(stack, mid, "/turn")).json()
+    view = alice.get(url(stack, mid, "/view")).json()
+    legal = alice.get(url(stack, mid, "/legal-moves")).json()
+    assert {"match_id", "version", "seat", "to_act", "state", "moves"} <= set(turn)
+    assert turn["match_id"] == mid and turn["seat"] == 0 and turn["version"] == view["version"] == legal["version"]
+    assert turn["state"] == view["state"] and turn["moves"] == legal["moves"] and turn["moves"]
+    assert turn["state"]["hands"]["1"] == {"count": 3}  # bob's hand stays hidden
+    posted = alice.post(url(stack, mid, "/moves"), json={"move": turn["moves"][0], "expected_version": turn["version"]})
+    assert posted.status_code == 201
+    after = alice.get(url(stack, mid, "/turn")).json()
+    assert after["version"] == posted.json()["version"] and after["moves"] == [] and 0 not in after["to_act"]
+    assert bob.get(url(stack, mid, "/turn")).json()["moves"]
+
+
+def test_turn_needs_a_seat(stack, duel):
+    alice, _bob, mid = duel
+    problem_of(requests.get(url(stack, mid, "/turn")), 401)
+    problem_of(Client.register(stack, "dave").get(url(stack, mid, "/turn")), 403)
+    problem_of(alice.get(url(stack, "no-such-match", "/turn")), 404)
+
+
+def test_a_quiet_matchs_stream_outlives_the_redis_socket_timeout(stack):
+    """SSE_KEEPALIVE_S=1 in the stack: the live listener's socket timeout is 3 s; eight keep-alive
+    comments take longer than that, and the stream still delivers the next event."""
+    alice, _bob, mid = fresh_duel(stack)
+    v = requests.get(url(stack, mid)).json()["version"]
+    with requests.get(url(stack, mid, "/stream"), headers={"Last-Event-ID": str(v)}, stream=True, timeout=30) as resp:
+        assert resp.status_code == 200
+        lines = resp.iter_lines(decode_unicode=True)
+        keepalives = 0
+        for line in lines:
+            keepalives += line.startswith(": keep-alive")
+            if keepalives == 8:
+                break
+        move = alice.get(url(stack, mid, "/legal-moves")).json()["moves"][0]
+        assert alice.post(url(stack, mid, "/moves"), json={"move": move, "expected_version": v}).status_code == 201
+        assert next(line for line in lines if line.startswith("id: ")) == f"id: {v + 1}"
+
+
+def test_watchers_share_one_redis_listener_per_process(stack):
+    """Thirty watchers of one match hold no blocking Redis connection each."""
+    import contextlib
+
+    import redis
+
+    _alice, _bob, mid = fresh_duel(stack)
+    r = redis.Redis.from_url(stack.redis_url)
+    with contextlib.ExitStack() as streams:
+        for _ in range(30):
+            resp = streams.enter_context(requests.get(url(stack, mid, "/stream"), stream=True, timeout=30))
+            assert resp.status_code == 200
+            next(resp.iter_lines(decode_unicode=True))  # ": connected": the watcher is registered
+
+        def blocked():
+            return [c for c in r.client_list() if c.get("cmd") == "xread"]
+        wait_for(lambda: blocked(), 30, what="a live listener")
+        # one per rules process and watched match (listeners of earlier tests' streams may linger a moment)
+        assert len(blocked()) < 10
+
+
+def test_a_finished_matchs_stream_ends_after_its_last_event(stack):
+    host = Client.register(stack, "watcher")
+    mid = host.post(f"{stack.mm}/v1/tables", json={"game": "duel", "seats": [{"bot": "random"}, {"bot": "random"}]}
+                    ).json()["match_id"]
+    wait_for(lambda: requests.get(url(stack, mid)).json()["status"] == "finished", 60, what="bots to finish")
+    version = requests.get(url(stack, mid)).json()["version"]
+    with requests.get(url(stack, mid, "/stream"), stream=True, timeout=30) as resp:
+        ids = [int(line[4:]) for line in resp.iter_lines(decode_unicode=True) if line.startswith("id: ")]
+    assert ids == list(range(1, version + 1))

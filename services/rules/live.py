@@ -1,0 +1,129 @@
+"""Live match logs for server-sent events, shared by every watcher of a match in this process.
+
+A watcher never holds a Redis connection: one listener per process and watched match blocks on
+the match's log stream (``XREAD BLOCK``), keeps the newest records in a short buffer and wakes
+the match's watchers, which take their records from that buffer (or from the log when they are
+further behind). The listener exits once its match has no watcher left. Written with
+``threading`` primitives, so it runs as greenlets under gunicorn's gevent worker (which patches
+them) and as threads anywhere else.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import redis
+
+from shared.canonical import loads
+from shared.eventstore.store import keys
+
+log = logging.getLogger("rules.live")
+
+BUFFER = 256          # records a feed keeps for watchers that are a little behind
+READ_COUNT = 200      # records per read of the log
+FINAL = ("match.ended", "match.aborted")
+MAX_WATCHED = 10_000  # matches with a listener in one process (one blocking connection each)
+
+
+class Feed:
+    """What one process knows of one match's log: the newest records, and who waits for them."""
+
+    def __init__(self, match_id: str, latest: int, over: bool = False):
+        self.match_id = match_id
+        self.latest = latest              # the highest seq this process has seen in the log
+        self.over = over                  # the match is finished (a final record has been seen)
+        self.watchers = 0
+        self.records: deque[dict] = deque(maxlen=BUFFER)
+        self.changed = threading.Condition()
+
+    def records_after(self, seq: int) -> list[dict] | None:
+        """Buffered records with a seq above ``seq``; None when the buffer does not reach back."""
+        with self.changed:
+            if seq >= self.latest:
+                return []
+            if not self.records or self.records[0]["seq"] > seq + 1:
+                return None
+            return [r for r in self.records if r["seq"] > seq]
+
+    def wait_beyond(self, seq: int, timeout: float) -> bool:
+        """Wait until the log is known to go beyond ``seq`` or to be over (False after ``timeout`` seconds)."""
+        with self.changed:
+            return self.changed.wait_for(lambda: self.latest > seq or self.over, timeout)
+
+    def add(self, records: list[dict]) -> None:
+        with self.changed:
+            for rec in records:
+                if rec["seq"] > self.latest:
+                    self.records.append(rec)
+                    self.latest = rec["seq"]
+                    self.over = self.over or rec["type"] in FINAL
+            self.changed.notify_all()
+
+    def rewind(self, head: int) -> None:
+        """Redis's log ends before what this feed saw (it lost data): forget what lies beyond."""
+        with self.changed:
+            self.latest = head
+            self.records.clear()
+            self.changed.notify_all()
+
+
+class LiveLogs:
+    """The feeds of the matches watched in this process, each with its listener."""
+
+    def __init__(self, redis_url: str, block_s: float = 5.0, retry_s: float = 1.0):
+        self.block_s = block_s
+        self.retry_s = retry_s
+        # Its own client: the listener's socket timeout must outlast a blocking read, and each
+        # watched match holds one connection while it blocks.
+        self.r = redis.Redis.from_url(redis_url, socket_timeout=2 * block_s + 1, socket_connect_timeout=5,
+                                      max_connections=MAX_WATCHED)
+        self._lock = threading.Lock()
+        self._feeds: dict[str, Feed] = {}
+
+    @contextmanager
+    def watch(self, match_id: str, head: int, over: bool = False) -> Iterator[Feed]:
+        """The match's feed while the caller watches it (``head``: the log's version as read now;
+        ``over``: the match is finished)."""
+        with self._lock:
+            feed = self._feeds.get(match_id)
+            if feed is None:
+                feed = self._feeds[match_id] = Feed(match_id, head, over)
+                threading.Thread(target=self._listen, args=(feed,), name=f"live-{match_id}", daemon=True).start()
+            feed.watchers += 1
+        try:
+            yield feed
+        finally:
+            with self._lock:
+                feed.watchers -= 1
+
+    def watched(self) -> int:
+        """How many matches have a listener in this process."""
+        with self._lock:
+            return len(self._feeds)
+
+    def _listen(self, feed: Feed) -> None:
+        log_key, meta_key = keys(feed.match_id)["log"], keys(feed.match_id)["meta"]
+        while True:
+            with self._lock:
+                if feed.watchers == 0 or feed.over:
+                    if self._feeds.get(feed.match_id) is feed:
+                        del self._feeds[feed.match_id]
+                    with feed.changed:
+                        feed.changed.notify_all()
+                    return
+            try:
+                got = self.r.xread({log_key: f"0-{feed.latest}"}, count=READ_COUNT, block=int(self.block_s * 1000))
+                if not got:  # a quiet match: check that Redis has not lost what this feed saw
+                    head = int(self.r.hget(meta_key, "version") or 0)
+                    if head < feed.latest:
+                        feed.rewind(head)
+            except redis.RedisError as err:  # an outage: watchers get keep-alives until it is back
+                log.warning("live log of %s: %s; retrying in %.1fs", feed.match_id, err, self.retry_s)
+                time.sleep(self.retry_s)
+                continue
+            for _key, entries in got or ():
+                feed.add([loads(fields[b"e"]) for _id, fields in entries])

@@ -91,7 +91,8 @@ def test_random_last_event_ids_are_a_200_stream_or_a_400_before_it(stack):
 
     @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
     @given(last=st.one_of(st.integers(-2**70, 2**70).map(str),
-                          st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=30)))
+                          st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=30)
+                          .filter(lambda s: not s[:1].isspace())))  # HTTP clients refuse a leading space
     def check(last):
         with requests.get(f"{stack.rules}/v1/matches/{mid}/stream", headers={"Last-Event-ID": last},
                           stream=True, timeout=30) as r:

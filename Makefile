@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test demo bench eval lint clean rebuild-scores
+.PHONY: run test demo bench eval lint clean rebuild-scores verify
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,9 @@ bench: $(STAMP)       ## benchmarks; results to docs/benchmarks.md
 
 rebuild-scores: $(STAMP)  ## drop scoring data and rescore every finished match
 	$(PY) -m services.scoring.rebuild
+
+verify: $(STAMP)      ## check an exported match log offline: make verify FILE=match.ndjson
+	$(PY) -m shared.verify $(FILE)
 
 clean:
 	rm -rf $(VENV) .data

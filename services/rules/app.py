@@ -7,6 +7,7 @@ from shared.config import Config, load
 from shared.engine import registry
 from shared.web import create_base_app
 
+from .export_routes import blp as export_blp
 from .routes import blp
 from .runtime import Runtime
 
@@ -19,4 +20,5 @@ def create_app(config: Config | None = None):
                           config_sse_keepalive=float(os.environ.get("SSE_KEEPALIVE_S", "15")))
     registry.load_all()
     api.register_blueprint(blp)
+    api.register_blueprint(export_blp)
     return app

@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test demo bench eval lint clean rebuild-scores verify
+.PHONY: run test demo bench eval lint clean rebuild-scores reindex-matches verify
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,9 @@ bench: $(STAMP)       ## benchmarks; results to docs/benchmarks.md
 
 rebuild-scores: $(STAMP)  ## drop scoring data and rescore every finished match
 	$(PY) -m services.scoring.rebuild
+
+reindex-matches: $(STAMP)  ## drop the match index and rebuild it from every match's log
+	$(PY) -m services.rules.indexer --rebuild
 
 verify: $(STAMP)      ## check an exported match log offline: make verify FILE=match.ndjson
 	$(PY) -m shared.verify $(FILE)

@@ -8,6 +8,7 @@ from shared.engine import registry
 from shared.web import create_base_app
 
 from .export_routes import blp as export_blp
+from .index_routes import blp as index_blp, players_blp
 from .routes import blp
 from .runtime import Runtime
 
@@ -21,4 +22,6 @@ def create_app(config: Config | None = None):
     registry.load_all()
     api.register_blueprint(blp)
     api.register_blueprint(export_blp)
+    api.register_blueprint(index_blp)
+    api.register_blueprint(players_blp)
     return app

@@ -11,6 +11,7 @@ from shared.matches import Matches
 
 from .deadlines import Deadlines
 from .followups import Followups
+from .index import MatchIndex
 
 
 @dataclass
@@ -35,6 +36,7 @@ class Runtime:
             return self.matches.state(message["match_id"])
         mstate = self.matches.create(message["match_id"], message["game"], message.get("options") or {},
                                      message["seats"], turn_seconds=message.get("turn_seconds"))
+        MatchIndex(self.redis).refresh(mstate["match_id"])
         self.followups.after_change(mstate)
         self.deadlines.after_change(mstate)
         return mstate

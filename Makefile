@@ -6,7 +6,9 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: run test demo bench eval lint clean rebuild-scores reindex-matches verify
 
-$(STAMP): requirements.txt requirements-dev.txt
+$(STAMP): requirements.txt requirements-dev.txt  ## (the viewer's browser tests need Debian's chromium: installed here as root)
+	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; fi
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --upgrade --quiet pip
 	$(VENV)/bin/pip install --quiet -r requirements-dev.txt

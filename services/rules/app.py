@@ -11,6 +11,7 @@ from .export_routes import blp as export_blp
 from .index_routes import blp as index_blp, players_blp
 from .routes import blp
 from .runtime import Runtime
+from .viewer import bp as viewer_bp
 
 
 def create_app(config: Config | None = None):
@@ -24,4 +25,5 @@ def create_app(config: Config | None = None):
     api.register_blueprint(export_blp)
     api.register_blueprint(index_blp)
     api.register_blueprint(players_blp)
+    app.register_blueprint(viewer_bp)
     return app

@@ -4,7 +4,6 @@ server and no Redis; each kind of tampering is caught and the first bad record n
 The matches are played at the ``Matches`` level on a real Redis; the export is the one the rules
 service streams (``shared.export.export_match``); the HTTP endpoint is checked on the stack.
 """
-import random
 import subprocess
 import sys
 
@@ -18,23 +17,10 @@ from shared.eventstore.chain import GENESIS, seal
 from shared.export import StillActive, export_match, parse
 from shared.matches import Matches
 from shared.verify import verify_lines
+from tests.support.playout import play_random
 from tests.support.stack import ROOT, Client, wait_for
 
 GAMES = ["arkon", "battlefields-of-olympus", "duel", "fate-of-akalon", "fellowships-of-fate", "rise-of-tribes"]
-
-
-def play_random(matches: Matches, match_id: str, game_id: str, players: int, seed: int = 0, max_moves: int = 3000):
-    rnd = random.Random(seed)
-    mstate = matches.create(match_id, game_id, {}, [{"player_id": f"p{i}", "name": f"P{i}"} for i in range(players)])
-    moves = 0
-    while mstate["status"] == "active" and moves < max_moves:
-        seat = rnd.choice(matches.to_act(mstate))
-        legal = matches.legal_moves(match_id, seat, head=mstate)["moves"]
-        mstate = matches.submit(match_id, seat, rnd.choice(legal), mstate["version"]).state
-        moves += 1
-    if mstate["status"] == "active":
-        mstate = matches.abort(match_id, "test move limit").state
-    return mstate
 
 
 def export_lines(r, match_id) -> list[bytes]:

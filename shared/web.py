@@ -8,6 +8,7 @@ from flask import Flask, Response, g, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
+from . import apidocs
 from .auth import Principal, Tokens
 from .canonical import dumps
 from .config import Config
@@ -60,6 +61,7 @@ def create_base_app(name: str, config: Config, client: redis.Redis, version: str
     app.extensions["config"] = config
     app.extensions["redis"] = client
     app.extensions["tokens"] = Tokens(config.auth_secret)
+    apidocs.configure(app)  # /docs: Swagger UI with local assets
     api = Api(app)
 
     @app.errorhandler(ApiError)

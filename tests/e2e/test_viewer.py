@@ -215,3 +215,11 @@ def test_an_unknown_match_says_so(stack, browser):
                                              "return h && h.textContent === 'no-such-match'")
          and d.find_elements(By.CSS_SELECTOR, "[role=alert]"), what="the error")
     assert "404" in browser.find_element(By.CSS_SELECTOR, "[role=alert]").text
+
+
+def test_the_interactive_api_docs_render_offline(stack, browser, tmp_path):
+    browser.get(f"{stack.rules}/docs")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".opblock-summary-path"), what="Swagger UI's operations")
+    paths = {e.get_attribute("data-path") or e.text for e in browser.find_elements(By.CSS_SELECTOR, ".opblock-summary-path")}
+    assert "/v1/matches/{match_id}/export" in {p.replace("\u200b", "") for p in paths}, paths
+    browser.save_screenshot(str(tmp_path / "docs.png"))

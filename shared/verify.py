@@ -14,7 +14,9 @@ order, stop at the first problem, which names the record (its ``seq``; the file'
               a re-dealt card or a rewritten move is caught even in a re-sealed chain;
 5. replay   — the log folds through the game's rules to the outcome it records.
 
-Exit status 0 only when every check passes. ``--json`` prints the report as JSON.
+Exit status 0 only when every check passes (2 when the file cannot be read or downloaded).
+``--json`` prints the report as JSON; ``--download RULES_URL MATCH_ID`` fetches the export with the
+Python client (``tabletop_client``) first.
 """
 from __future__ import annotations
 
@@ -126,11 +128,24 @@ def verify_file(path: str | Path, *, head_hash: str | None = None) -> Report:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m shared.verify", description=__doc__.splitlines()[0])
     ap.add_argument("file", nargs="?", help="an export (GET /v1/matches/{id}/export)")
+    ap.add_argument("--download", nargs=2, metavar=("RULES_URL", "MATCH_ID"),
+                    help="download the match's export first (to FILE, or match-<id>.ndjson)")
     ap.add_argument("--head-hash", help="the head hash you hold from elsewhere (the match page, a player)")
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
     args = ap.parse_args(argv)
+    if args.download:
+        from tabletop_client import ApiProblem, Tabletop, Unavailable
+
+        url, match_id = args.download
+        args.file = args.file or f"match-{match_id}.ndjson"
+        try:
+            Tabletop(rules_url=url).download_export(match_id, args.file)
+        except (ApiProblem, Unavailable) as err:
+            print(f"cannot download the export of {match_id}: {err}", file=sys.stderr)
+            return 2
+        print(f"downloaded {args.file}")
     if not args.file:
-        ap.error("name the export FILE")
+        ap.error("name the export FILE (or --download RULES_URL MATCH_ID)")
     from .engine import registry
 
     registry.load_all()

@@ -213,3 +213,44 @@ def test_the_export_endpoint_refuses_an_active_or_unknown_match(stack):
     assert "active" in active.json()["detail"]
     unknown = requests.get(f"{stack.rules}/v1/matches/no-such-match/export")
     assert unknown.status_code == 404 and unknown.json()["status"] == 404
+
+
+# ----- the framework's own decisions are re-derived too ---------------------------------------
+def test_a_resigned_match_verifies_and_its_outcome_is_rederived(r):
+    matches = Matches(EventStore(r))
+    matches.create("resigned", "duel", {}, [{"player_id": "a"}, {"player_id": "b"}])
+    matches.resign("resigned", 1)
+    lines = export_lines(r, "resigned")
+    assert verify_lines(lines).ok
+    log = parse(lines)
+    records = records_of(lines)
+    records[-1]["data"]["outcome"]["ranks"] = [2, 1]  # the resigning seat "wins"
+    reseal(records, log.seed)
+    report = verify_lines(with_trailer(lines, records))
+    assert report.problem.check == "chance" and report.problem.seq == records[-1]["seq"]
+
+
+def test_a_handed_over_seat_verifies(r):
+    matches = Matches(EventStore(r))
+    matches.create("timeout", "duel", {}, [{"player_id": "a"}, {"player_id": "b"}])
+    matches.hand_over("timeout", 0, "greedy", "timeout")
+    final = play_random(matches, "timeout", "duel", 2, seed=4)
+    assert final["status"] == "finished"
+    assert verify_lines(export_lines(r, "timeout")).ok
+
+
+def test_a_game_event_smuggled_into_a_system_decision_is_caught(r):
+    """A forger adds a hand-over batch carrying a game event (say, extra points) and re-seals."""
+    matches = Matches(EventStore(r))
+    play_random(matches, "smuggle", "duel", 2, seed=6)
+    lines = export_lines(r, "smuggle")
+    log = parse(lines)
+    records = records_of(lines)
+    forged = {"type": "revealed", "data": {"cards": [12, 1], "winner": 0}, "at": records[2]["at"],
+              "engine": records[2]["engine"], "cause": {"system": "timeout"}}
+    records.insert(2, forged)
+    for i, rec in enumerate(records, start=1):
+        rec["seq"] = i
+    reseal(records, log.seed)
+    report = verify_lines(with_trailer(lines, records))
+    assert report.problem.check == "chance" and report.problem.seq == forged["seq"], report.lines()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import math
 from dataclasses import dataclass
 
 import redis
@@ -48,9 +49,12 @@ def decode_cursor(cursor: str) -> tuple[float, str]:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
         score, match_id = raw.split("|", 1)
-        return float(score), match_id
+        value = float(score)
     except (binascii.Error, UnicodeDecodeError, ValueError):
         raise BadCursor("the cursor is not one this server gave out") from None
+    if not math.isfinite(value):
+        raise BadCursor("the cursor is not one this server gave out")
+    return value, match_id
 
 
 @dataclass

@@ -1,6 +1,7 @@
 """The match index over HTTP: ``GET /v1/matches`` and ``GET /v1/players/{id}/matches``."""
 from __future__ import annotations
 
+import math
 from datetime import datetime, timezone
 
 from flask import current_app
@@ -21,17 +22,19 @@ class Instant(fields.Field):
     """A point in time: unix seconds, or an ISO 8601 date-time (UTC unless it names a zone)."""
 
     def _deserialize(self, value, attr, data, **kwargs):
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
         try:
-            return float(value)
+            number = float(value)
         except (TypeError, ValueError):
-            pass
+            number = None
+        if number is not None:
+            if not math.isfinite(number):
+                raise ValidationError("a time must be a finite number of unix seconds")
+            return number
         try:
             when = datetime.fromisoformat(str(value))
-        except ValueError:
+            return (when if when.tzinfo else when.replace(tzinfo=timezone.utc)).timestamp()
+        except (ValueError, OverflowError):
             raise ValidationError("give unix seconds or an ISO 8601 date-time, e.g. 2026-12-01T08:00:00Z") from None
-        return (when if when.tzinfo else when.replace(tzinfo=timezone.utc)).timestamp()
 
 
 class PageArgs(Schema):

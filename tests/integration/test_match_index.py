@@ -165,6 +165,7 @@ def test_the_index_over_http(stack):
 @pytest.mark.parametrize("params,status", [
     ({"status": "sleeping"}, 422), ({"limit": 0}, 422), ({"limit": 1000}, 422), ({"since": "yesterday"}, 422),
     ({"game": "chess"}, 422), ({"cursor": "%%%"}, 400), ({"since": 10, "until": 5}, 422),
+    ({"since": "nan"}, 422), ({"until": "inf"}, 422), ({"cursor": "bmFufGE"}, 400),  # "nan|a"
 ])
 def test_bad_index_queries_are_problems(stack, params, status):
     resp = requests.get(f"{stack.rules}/v1/matches", params=params)

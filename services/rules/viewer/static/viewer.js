@@ -146,11 +146,12 @@
     const auditBox = el("div", { class: "panel", id: "audit" }, el("span", { class: "muted", text: "audit: loading…" }));
     const tokenInput = el("input", { id: "token", type: "password", placeholder: "paste a seat's token to see what it sees",
       size: 40, value: s.token });
-    const tokenForm = el("form", { class: "row", onsubmit: (e) => {
+    const tokenForm = el("form", { class: "row", onsubmit: async (e) => {
       e.preventDefault();
       s.token = tokenInput.value.trim();
       if (s.token) sessionStorage.setItem(tokenKey, s.token); else sessionStorage.removeItem(tokenKey);
       s.views.clear();
+      try { await loadEvents(); } catch (err) { /* the view below shows why (a bad token) */ }
       restartStream();
       show(s.version);
     } }, el("label", { for: "token", text: "View as" }), tokenInput,
@@ -174,7 +175,7 @@
 
     slider.addEventListener("input", () => show(Number(slider.value)));
     const onKey = (e) => {
-      if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;
+      if (e.target instanceof HTMLInputElement) return;  // typing a token; the slider steps by itself
       const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10 };
       if (e.key in moves) { e.preventDefault(); show(s.version + moves[e.key]); }
       else if (e.key === "Home") { e.preventDefault(); show(1); }

@@ -137,8 +137,9 @@ class MatchIndex:
         low: float | str = "-inf" if since is None else since
         found: list[tuple[str, float]] = []
         offset = 0
+        step = WALK if others else limit + 1  # with no membership to check, each entry read is kept
         while len(found) <= limit:
-            batch = self.r.zrevrangebyscore(driver, high, low, start=offset, num=WALK, withscores=True)
+            batch = self.r.zrevrangebyscore(driver, high, low, start=offset, num=step, withscores=True)
             if not batch:
                 break
             offset += len(batch)

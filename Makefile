@@ -4,9 +4,11 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test demo bench eval lint clean rebuild-scores
+.PHONY: run test demo bench eval lint clean rebuild-scores reindex-matches verify
 
-$(STAMP): requirements.txt requirements-dev.txt
+$(STAMP): requirements.txt requirements-dev.txt  ## (the viewer's browser tests need Debian's chromium: installed here as root)
+	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; fi
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --upgrade --quiet pip
 	$(VENV)/bin/pip install --quiet -r requirements-dev.txt
@@ -26,6 +28,12 @@ bench: $(STAMP)       ## benchmarks; results to docs/benchmarks.md
 
 rebuild-scores: $(STAMP)  ## drop scoring data and rescore every finished match
 	$(PY) -m services.scoring.rebuild
+
+reindex-matches: $(STAMP)  ## drop the match index and rebuild it from every match's log
+	$(PY) -m services.rules.indexer --rebuild
+
+verify: $(STAMP)      ## check an exported match log offline: make verify FILE=match.ndjson
+	$(PY) -m shared.verify $(FILE)
 
 clean:
 	rm -rf $(VENV) .data

@@ -1,9 +1,9 @@
 """``make demo``: a full match over HTTP against a running stack (``make run``).
 
-One seat is played by this script exactly as a third-party client would (register, open a table,
-read legal moves, post moves with the expected version, follow the live event stream), the other
-seats by bot workers. At the end it prints the standings, the scoring service's result and the
-audit.
+One seat is played by this script exactly as a third-party client would, with the project's
+Python client (``tabletop_client``): register, open a table, read legal moves, post moves with the
+expected version (retried safely under an Idempotency-Key), and wait on the live event stream while
+the bots play. At the end it prints the standings, the scoring service's result and the audit.
 """
 from __future__ import annotations
 
@@ -13,8 +13,15 @@ import os
 import random
 import sys
 import time
+from contextlib import closing
 
-import requests
+from tabletop_client import ApiProblem, Tabletop
+
+
+def wait_for_change(api: Tabletop, match_id: str, version: int) -> None:
+    """Block until the match has an event after ``version`` (or is over)."""
+    with closing(api.stream(match_id, after=version)) as events:
+        next(events, None)
 
 
 def main() -> int:
@@ -28,51 +35,58 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=None)
     args = ap.parse_args()
     rnd = random.Random(args.seed)
-    http = requests.Session()
+    api = Tabletop(args.matchmaking, args.rules, args.scoring)
 
-    games = {g["id"]: g for g in http.get(f"{args.matchmaking}/v1/games", timeout=10).json()["games"]}
+    games = {g["id"]: g for g in api.games()}
     if args.game not in games:
         print(f"unknown game {args.game!r}; the server hosts: {', '.join(games)}")
         return 2
     players = args.players or min(3, games[args.game]["max_players"])
-    me = http.post(f"{args.matchmaking}/v1/players", json={"name": "demo"}, timeout=10).json()
-    auth = {"Authorization": f"Bearer {me['token']}"}
-    seats = [{"player_id": me["player_id"]}] + [{"bot": args.bot}] * (players - 1)
-    table = http.post(f"{args.matchmaking}/v1/tables", json={"game": args.game, "seats": seats}, headers=auth, timeout=60)
-    if table.status_code != 201:
-        print(f"could not open a table: {table.status_code} {table.text}")
+    me = api.register("demo")
+    seats = [{"player_id": me.player_id}] + [{"bot": args.bot}] * (players - 1)
+    try:
+        match_id = api.create_table(args.game, seats)["match_id"]
+    except ApiProblem as err:
+        print(f"could not open a table: {err}")
         return 1
-    match_id = table.json()["match_id"]
-    base = f"{args.rules}/v1/matches/{match_id}"
     print(f"match {match_id}: {args.game}, you are seat 0 against {players - 1} {args.bot} bot(s)")
+    print(f"watch it: {args.rules}/viewer/#/match/{match_id}")
 
     moves = 0
     while True:
-        legal = http.get(f"{base}/legal-moves", headers=auth, timeout=10).json()
-        match = http.get(base, timeout=10).json()
+        legal = api.legal_moves(match_id)
+        match = api.match(match_id)
         if match["status"] != "active":
             break
         if legal["moves"] and legal["version"] == match["version"]:
             move = rnd.choice(legal["moves"])
-            r = http.post(f"{base}/moves", json={"move": move, "expected_version": legal["version"]},
-                          headers={**auth, "Idempotency-Key": f"demo-{legal['version']}"}, timeout=10)
-            if r.status_code == 201:
-                moves += 1
-                if moves % 10 == 1:
-                    print(f"  v{r.json()['version']}: played {json.dumps(move)}")
+            try:
+                done = api.move(match_id, move, legal["version"], idempotency_key=f"demo-{legal['version']}")
+            except ApiProblem as err:
+                if err.stale:
+                    continue
+                raise
+            moves += 1
+            if moves % 10 == 1:
+                print(f"  v{done['version']}: played {json.dumps(move)}")
             continue
-        time.sleep(0.05)
+        wait_for_change(api, match_id, match["version"])
 
     print(f"\nfinished at version {match['version']} after {moves} moves of ours")
     print("standings (rank per seat):", match["result"]["ranks"], "scores:", match["result"]["scores"])
+    result = None
     for _ in range(100):
-        result = http.get(f"{args.scoring}/v1/results/{match_id}", timeout=10)
-        if result.status_code == 200:
+        try:
+            result = api.result(match_id)
             break
-        time.sleep(0.1)
-    print("scoring result:", json.dumps(result.json(), indent=2))
-    audit = http.get(f"{base}/audit", timeout=30).json()
+        except ApiProblem as err:
+            if err.status != 404:
+                raise
+            time.sleep(0.1)
+    print("scoring result:", json.dumps(result, indent=2))
+    audit = api.audit(match_id)
     print("audit:", json.dumps(audit, indent=2))
+    print(f"export and verify it offline: .venv/bin/python -m shared.verify --download {args.rules} {match_id}")
     ok = audit.get("chain_valid") and audit.get("replay_valid") and audit.get("chance_valid")
     return 0 if ok else 1
 

@@ -11,13 +11,8 @@ read of the head shows it. A decision refused on a cached state (not this seat's
 move, the match over) is checked against the head before it is answered, so a stale
 ``expected_version`` is always a ``Conflict``, whichever process takes it.
 
-Framework events (type ``match.*``) wrap the game's own events in the same log:
-
-* ``match.created``          — game, engine version, options, seats, seed commitment
-* ``match.seat_handed_over`` — a seat is played by a bot from now on (timeout, resignation)
-* ``match.ended``            — the outcome, and the seed revealed
-* ``match.aborted``          — the match stopped without a result (an operator, or ``max_events``
-                               reached: bots in a stalemate); the seed revealed
+The framework's own events (``match.*``) and their fold live in ``shared.envelope``; the checks
+of the audit in ``shared.audit`` (the offline verifier runs the same ones).
 """
 from __future__ import annotations
 
@@ -27,16 +22,15 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from .audit import check_chance
 from .canonical import clone, dumps, encode, loads, sha256_hex
 from .engine import registry
 from .engine.errors import IllegalMove
 from .engine.game import Game
-from .engine.outcome import Outcome
+from .envelope import ABORTED, CREATED, ENDED, HANDED_OVER, apply_record, event_core, resignation_outcome
 from .eventstore.chain import GENESIS, verify_chain
 from .eventstore.store import Conflict, EventStore, IdempotentRequest
 from .rng import SeededRng
-
-CREATED, HANDED_OVER, ENDED, ABORTED = "match.created", "match.seat_handed_over", "match.ended", "match.aborted"
 
 
 class NotFound(Exception):
@@ -77,37 +71,6 @@ class Submitted:
 
     def body(self) -> dict:
         return {"version": self.version, "events": self.events}
-
-
-# ----- the match envelope: framework state around the game's state ---------------------------
-def apply_record(mstate: dict, record: dict, game: Game) -> None:
-    kind = record["type"]
-    if kind == CREATED:
-        d = record["data"]
-        mstate.update(
-            match_id=d["match_id"], game_id=d["game"], engine=d["engine"], options=d["options"],
-            seats=d["seats"], seed_commitment=d["seed_commitment"], status="active",
-            controllers=[s.get("bot") or "human" for s in d["seats"]], abandoned=[],
-            outcome=None, game={}, turn_seconds=d.get("turn_seconds"),
-        )
-    elif kind == HANDED_OVER:
-        seat = record["data"]["seat"]
-        mstate["controllers"][seat] = record["data"]["bot"]
-        if seat not in mstate["abandoned"]:
-            mstate["abandoned"].append(seat)
-    elif kind == ENDED:
-        mstate["status"] = "finished"
-        mstate["outcome"] = record["data"]["outcome"]
-    elif kind == ABORTED:
-        mstate["status"] = "aborted"
-    else:
-        game.apply(mstate["game"], clone(record))
-    mstate["version"] = record["seq"]
-    mstate["head_hash"] = record["hash"]
-
-
-def event_core(ev: dict) -> dict:
-    return {k: ev[k] for k in ("type", "data", "private", "secret") if ev.get(k) is not None}
 
 
 class _Cache:
@@ -348,8 +311,7 @@ class Matches:
         players = len(mstate["seats"])
         if players != 2:
             return self.hand_over(match_id, seat, "greedy", "resigned")
-        ranks = [2 if s == seat else 1 for s in range(players)]
-        outcome = Outcome(ranks=ranks, scores=[0.0] * players, details={"resigned": seat})
+        outcome = resignation_outcome(players, seat)
         events = [
             {"type": HANDED_OVER, "data": {"seat": seat, "bot": "greedy", "reason": "resigned"}},
             {"type": ENDED, "data": {"outcome": outcome.to_json(), "seed": self._seed(match_id).hex()}},
@@ -536,36 +498,8 @@ class Matches:
             return False, "folding the log does not give the served state"
         return True, None
 
-    def _check_chance(self, records: list[dict], seed: bytes) -> tuple[bool, str | None]:
+    @staticmethod
+    def _check_chance(records: list[dict], seed: bytes) -> tuple[bool, str | None]:
         """Re-derive every decision from the revealed seed and compare with the log."""
-        if not records or records[0]["type"] != CREATED:
-            return False, "the log does not start with match.created"
-        created = records[0]["data"]
-        if sha256_hex(seed) != created["seed_commitment"]:
-            return False, "the revealed seed does not match its commitment"
-        game = registry.get(created["game"], created["engine"])
-        batches: list[list[dict]] = []
-        for rec in records:
-            if rec.get("cause") is not None or not batches:
-                batches.append([])
-            batches[-1].append(rec)
-        mstate: dict = {}
-        for batch in batches:
-            cause = batch[0].get("cause") or {}
-            logged = [event_core(r) for r in batch if not r["type"].startswith("match.")]
-            if cause.get("system") == "create":
-                expected = [event_core(e) for e in game.setup(len(created["seats"]), created["options"], SeededRng(seed, "setup"))]
-            elif "seat" in cause:
-                try:
-                    expected = [event_core(e) for e in game.decide(
-                        mstate["game"], cause["seat"], cause["move"], SeededRng(seed, mstate["version"]))]
-                except IllegalMove as err:
-                    return False, f"version {mstate['version']}: logged move was illegal ({err.reason})"
-            else:
-                expected = logged
-            if encode(expected) != encode(logged):
-                return False, f"events after version {mstate.get('version', 0)} differ from what the seed gives"
-            for rec in batch:
-                apply_record(mstate, rec, game)
-        return True, None
-
+        problem = check_chance(records, seed)
+        return problem is None, None if problem is None else str(problem)

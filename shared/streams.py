@@ -29,7 +29,7 @@ RATINGS_UPDATED = "stream:ratings:updated"
 # stream -> every consumer group that reads it (an entry is kept until all of them are past it)
 GROUPS: dict[str, tuple[str, ...]] = {
     MATCHES_FORMED: ("rules",),
-    MATCHES_FINISHED: ("scoring",),
+    MATCHES_FINISHED: ("scoring", "rules-index"),
     RATINGS_UPDATED: ("matchmaking",),
 }
 

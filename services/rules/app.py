@@ -8,8 +8,11 @@ from shared.engine import registry
 from shared.web import create_base_app
 
 from .live import LiveLogs
+from .export_routes import blp as export_blp
+from .index_routes import blp as index_blp, players_blp
 from .routes import blp
 from .runtime import Runtime
+from .viewer import bp as viewer_bp
 
 
 def create_app(config: Config | None = None):
@@ -21,4 +24,8 @@ def create_app(config: Config | None = None):
                           config_sse_keepalive=keepalive, live=LiveLogs(config.redis_url, block_s=min(keepalive, 5.0)))
     registry.load_all()
     api.register_blueprint(blp)
+    api.register_blueprint(export_blp)
+    api.register_blueprint(index_blp)
+    api.register_blueprint(players_blp)
+    app.register_blueprint(viewer_bp)
     return app

@@ -12,6 +12,7 @@ from shared.matches import Matches
 
 from .deadlines import Deadlines
 from .followups import Followups
+from .index import MatchIndex
 
 REDIS_CONNECTIONS = 64   # per process
 REDIS_WAIT_S = 10        # a request waits this long for a free connection, then answers 503
@@ -45,6 +46,7 @@ class Runtime:
         intent = self.followups.expect(message["match_id"])
         mstate = self.matches.create(message["match_id"], message["game"], message.get("options") or {},
                                      message["seats"], turn_seconds=message.get("turn_seconds"))
+        MatchIndex(self.redis).refresh(mstate["match_id"])
         faults.point("after-create")
         self.followups.after_change(mstate, [intent])
         return mstate

@@ -45,17 +45,26 @@ def seal(record: dict, prev_hash: str, seed: bytes) -> dict:
     return record
 
 
-def verify_chain(records: list[dict], seed: bytes | None = None) -> tuple[bool, str | None]:
-    """(valid, reason). With the seed, hidden parts are checked against their digests too."""
+def first_break(records: list[dict], seed: bytes | None = None) -> tuple[int, str] | None:
+    """The position (1-based) of the first record that breaks the chain, and why; None if intact.
+    With the seed, hidden parts are checked against their digests too."""
     prev = GENESIS
     for i, rec in enumerate(records, start=1):
         if rec.get("seq") != i:
-            return False, f"record {i} has seq {rec.get('seq')}"
+            return i, f"has seq {rec.get('seq')}, expected {i} (a record dropped, added or moved)"
         if rec.get("prev_hash") != prev:
-            return False, f"record {i}: prev_hash does not match the previous hash"
+            return i, "prev_hash does not match the previous hash"
         if hash_record(rec) != rec.get("hash"):
-            return False, f"record {i}: hash does not match its contents"
+            return i, "hash does not match its contents"
         if seed is not None and hidden_digest(rec, seed) != rec.get("hidden_digest"):
-            return False, f"record {i}: hidden parts do not match their digest"
+            return i, "hidden parts do not match their digest"
         prev = rec["hash"]
-    return True, None
+    return None
+
+
+def verify_chain(records: list[dict], seed: bytes | None = None) -> tuple[bool, str | None]:
+    """(valid, reason). With the seed, hidden parts are checked against their digests too."""
+    broken = first_break(records, seed)
+    if broken is None:
+        return True, None
+    return False, f"record {broken[0]}: {broken[1]}"

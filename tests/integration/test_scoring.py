@@ -80,7 +80,7 @@ def test_a_consumer_killed_mid_batch_loses_nothing(r):
             raise RuntimeError("killed")  # the third entry stays pending, unacknowledged
         store.record(message)
 
-    from shared.streams import trim, Consumer
+    from shared.streams import Consumer
 
     Consumer(r, MATCHES_FINISHED, "scoring", crashing, name="first", claim_idle_ms=0).poll(block_ms=10)
     assert store.result("m2") is None
@@ -92,7 +92,7 @@ def test_a_consumer_killed_mid_batch_loses_nothing(r):
 
 
 def test_an_entry_that_keeps_failing_is_parked_on_the_dead_letter_stream(r):
-    from shared.streams import trim, Consumer
+    from shared.streams import Consumer
 
     publish(r, MATCHES_FINISHED, {"match_id": "broken"})
     failing = Consumer(r, MATCHES_FINISHED, "g", lambda *_: 1 / 0, claim_idle_ms=0, max_deliveries=3)

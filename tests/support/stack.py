@@ -15,9 +15,8 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import requests
-
 from shared.localredis import free_port
+from tabletop_client import Tabletop
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,6 +40,10 @@ class Stack:
     @property
     def scoring(self) -> str:
         return self.urls["scoring"]
+
+    def api(self, token: str | None = None) -> Tabletop:
+        """The project's Python client pointed at this stack."""
+        return Tabletop(self.mm, self.rules, self.scoring, token=token)
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")[-20000:]
@@ -88,13 +91,9 @@ def stack_pids(stack_id: str, redis_port: str | None = None) -> set[int]:
 def wait_ready(stack: "Stack", timeout: float = 90) -> None:
     """Until every service answers /readyz (the stack's log in the error otherwise)."""
     deadline = time.time() + timeout
-    for url in stack.urls.values():
-        while True:
-            try:
-                if requests.get(f"{url}/readyz", timeout=2).status_code == 200:
-                    break
-            except requests.RequestException:
-                pass
+    api = stack.api()
+    for service in stack.urls:
+        while not api.ready(service):
             if time.time() > deadline or stack.process.poll() is not None:
                 stack.stop()
                 raise RuntimeError(f"the stack did not come up:\n{stack.log()}")
@@ -131,33 +130,33 @@ def start_stack(redis_url: str | None, workdir: Path, procfile: str = "deploy/Pr
 
 
 class Client:
-    """A tiny HTTP client that speaks the public API as a third-party client would."""
+    """A test's client of the stack: ``api`` is the project's Python client (``tabletop_client``)
+    acting with this token; ``get``/``post``/``delete`` are raw requests with the same token, for
+    tests that check status codes and problem documents themselves."""
 
     def __init__(self, stack: Stack, token: str | None = None):
         self.stack = stack
-        self.token = token
-        self.http = requests.Session()
+        self.api = stack.api(token)
+        self.http = self.api.http
+        self.player_id: str | None = None
 
-    def _headers(self, extra=None):
-        h = {"Authorization": f"Bearer {self.token}"} if self.token else {}
-        h.update(extra or {})
-        return h
+    @property
+    def token(self) -> str | None:
+        return self.api.token
 
     def get(self, url, **kw):
-        return self.http.get(url, headers=self._headers(kw.pop("headers", None)), timeout=30, **kw)
+        return self.api.send("GET", url, **kw)
 
     def post(self, url, json=None, **kw):
-        return self.http.post(url, json=json, headers=self._headers(kw.pop("headers", None)), timeout=30, **kw)
+        return self.api.send("POST", url, json=json, **kw)
 
     def delete(self, url, **kw):
-        return self.http.delete(url, headers=self._headers(kw.pop("headers", None)), timeout=30, **kw)
+        return self.api.send("DELETE", url, **kw)
 
     @classmethod
     def register(cls, stack: Stack, name: str) -> "Client":
-        r = requests.post(f"{stack.mm}/v1/players", json={"name": name}, timeout=30)
-        assert r.status_code == 201, r.text
-        c = cls(stack, r.json()["token"])
-        c.player_id = r.json()["player_id"]
+        c = cls(stack)
+        c.player_id = c.api.register(name).player_id
         return c
 
 

@@ -1,0 +1,130 @@
+"""The export file of a match log (NDJSON, ``application/x-ndjson``): what the server writes for
+``GET /v1/matches/{id}/export`` and what the offline verifier reads.
+
+One JSON value per line, each in the canonical encoding (sorted keys, no spaces):
+
+1. ``{"header": {"format": "tabletop-match-log", "format_version": 1, "match_id", "game", "engine",
+   "status", "records", "head_hash", "seed_commitment"}}``
+2. one line per stored record, verbatim — every field the hash chain covers: ``seq``, ``type``,
+   ``data``, ``at``, ``engine``, ``hidden_digest``, ``prev_hash``, ``hash``, and the hidden parts
+   ``cause``, ``private``, ``secret`` whose digest is HMAC-salted with the seed (see
+   ``shared.eventstore.chain``);
+3. ``{"trailer": {"records", "head_hash", "seed"}}`` — the seed revealed (hex).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from .canonical import encode, loads
+from .envelope import ENDED, TERMINAL
+
+FORMAT = "tabletop-match-log"
+FORMAT_VERSION = 1
+MEDIA_TYPE = "application/x-ndjson"
+
+
+class FormatError(ValueError):
+    """The file is not a match-log export; ``line`` is 1-based."""
+
+    def __init__(self, line: int, reason: str):
+        super().__init__(f"line {line}: {reason}")
+        self.line, self.reason = line, reason
+
+
+@dataclass
+class MatchLog:
+    header: dict
+    records: list[dict]
+    trailer: dict
+
+    @property
+    def seed(self) -> bytes:
+        return bytes.fromhex(self.trailer["seed"])
+
+
+def header_of(created: dict, last: dict, status: str) -> dict:
+    """The header line's fields, from the log's first record (match.created) and its last."""
+    d = created["data"]
+    return {"format": FORMAT, "format_version": FORMAT_VERSION, "match_id": d["match_id"], "game": d["game"],
+            "engine": d["engine"], "status": status, "records": last["seq"], "head_hash": last["hash"],
+            "seed_commitment": d["seed_commitment"]}
+
+
+def write_lines(header: dict, records: Iterable[dict], seed: bytes) -> Iterator[bytes]:
+    """The export, line by line (records may be a lazy iterable: a long log is streamed)."""
+    yield encode({"header": header}) + b"\n"
+    count, head = 0, None
+    for rec in records:
+        count, head = count + 1, rec["hash"]
+        yield encode(rec) + b"\n"
+    yield encode({"trailer": {"records": count, "head_hash": head, "seed": seed.hex()}}) + b"\n"
+
+
+class StillActive(Exception):
+    """The match has not ended: its log still holds hidden information."""
+
+
+def export_match(store, match_id: str, page: int = 1000) -> Iterator[bytes]:
+    """The export of a match in ``store`` (an ``EventStore``), streamed ``page`` records at a time.
+    Raises ``KeyError`` for an unknown match and ``StillActive`` before it has ended."""
+    first = store.read(match_id, limit=1)
+    if not first:
+        raise KeyError(match_id)
+    last = store.read(match_id, after=store.version(match_id) - 1)[-1]
+    if last["type"] not in TERMINAL:
+        raise StillActive(match_id)
+    status = "finished" if last["type"] == ENDED else "aborted"
+
+    def records() -> Iterator[dict]:
+        after = 0
+        while after < last["seq"]:
+            chunk = store.read(match_id, after=after, until=last["seq"], limit=page)
+            if not chunk:
+                return
+            yield from chunk
+            after = chunk[-1]["seq"]
+
+    return write_lines(header_of(first[0], last, status), records(), store.seed(match_id))
+
+
+def parse(lines: Iterable[bytes | str]) -> MatchLog:
+    """Read an export; raises ``FormatError`` naming the line for anything that is not one."""
+    header, trailer, records = None, None, []
+    number = 0
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        if trailer is not None:
+            raise FormatError(number, "content after the trailer")
+        try:
+            value = loads(raw)
+        except ValueError as err:
+            raise FormatError(number, f"not JSON ({err})") from None
+        if not isinstance(value, dict):
+            raise FormatError(number, "not a JSON object")
+        if header is None:
+            header = value.get("header")
+            if not isinstance(header, dict) or header.get("format") != FORMAT:
+                raise FormatError(number, f"the first line is not a {FORMAT} header")
+            if header.get("format_version") != FORMAT_VERSION:
+                raise FormatError(number, f"format version {header.get('format_version')!r} is not supported")
+        elif "trailer" in value:
+            trailer = value["trailer"]
+            if not isinstance(trailer, dict) or not isinstance(trailer.get("seed"), str):
+                raise FormatError(number, "the trailer carries no seed")
+            try:
+                bytes.fromhex(trailer["seed"])
+            except ValueError:
+                raise FormatError(number, "the trailer's seed is not hex") from None
+        else:
+            if not isinstance(value.get("type"), str) or not isinstance(value.get("data"), dict):
+                raise FormatError(number, "a record needs a string type and an object data")
+            records.append(value)
+    if header is None:
+        raise FormatError(max(number, 1), "the file is empty")
+    if trailer is None:
+        raise FormatError(number + 1, "the trailer (with the seed) is missing: the file is cut short")
+    if not records:
+        raise FormatError(number, "the file holds no records")
+    return MatchLog(header, records, trailer)

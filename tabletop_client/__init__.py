@@ -1,0 +1,30 @@
+"""A Python client of the tabletop game server's public API (docs/api.md).
+
+    from tabletop_client import Tabletop, ApiProblem
+
+    api = Tabletop()                    # MATCHMAKING_URL / RULES_URL / SCORING_URL, or localhost
+    me = api.register("ada")            # the client now acts as ada
+    table = api.create_table("arkon", [{"player_id": me.player_id}, {"bot": "greedy"}, {"bot": "random"}])
+    legal = api.legal_moves(table["match_id"])
+    api.move(table["match_id"], legal["moves"][0], legal["version"])
+    for event in api.stream(table["match_id"]):
+        ...
+"""
+from .client import (
+                     Audit,
+                     EventsPage,
+                     LegalMoves,
+                     MatchItem,
+                     MatchPage,
+                     MatchSummary,
+                     MoveResult,
+                     Player,
+                     Seat,
+                     Tabletop,
+                     View,
+)
+from .errors import ApiProblem, Unavailable
+from .sse import ServerEvent, iter_sse
+
+__all__ = ["ApiProblem", "Audit", "EventsPage", "LegalMoves", "MatchItem", "MatchPage", "MatchSummary", "MoveResult",
+           "Player", "Seat", "ServerEvent", "Tabletop", "Unavailable", "View", "iter_sse"]

@@ -288,6 +288,11 @@ class Tabletop:
     def legal_moves(self, match_id: str) -> LegalMoves:
         return self._call("GET", self._match(match_id, "/legal-moves"))
 
+    def turn(self, match_id: str) -> dict:
+        """Everything this client's seat needs to decide, at one version: ``version``, ``state``
+        (its view) and ``moves`` (its legal moves, empty when it need not act)."""
+        return self._call("GET", self._match(match_id, "/turn"))
+
     def move(self, match_id: str, move: Move, expected_version: int, idempotency_key: str | None = None) -> MoveResult:
         """Make a move. Retried (connection errors, 429, 5xx) under one Idempotency-Key, so it is
         applied at most once; ``ApiProblem`` with ``stale`` set when the version moved on."""

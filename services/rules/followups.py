@@ -24,6 +24,7 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
 from shared import faults
+from shared.auth import Tokens
 from shared.config import Config
 from shared.engine.errors import IllegalMove
 from shared.eventstore.store import Conflict
@@ -55,6 +56,7 @@ class Followups:
         self.deadlines = deadlines
         self.queue = Queue(config.bot_queue, connection=queue_client)
         self.grace_s = config.bot_retry_after_s
+        self.tokens = Tokens(config.auth_secret)
         self._claim = client.register_script(_CLAIM)
 
     # ----- the intent ----------------------------------------------------------------------
@@ -116,9 +118,11 @@ class Followups:
             if self._job_alive(job_id):
                 return
             log.info("re-enqueueing bot turn %s: its job is lost", job_id)
+        level = mstate["controllers"][seat]
+        token = self.tokens.for_bot(mstate["match_id"], seat, level)  # this seat of this match only
         self.queue.enqueue_call(
             func=PLAY_TURN,
-            args=(mstate["match_id"], seat, mstate["version"], mstate["controllers"][seat]),
+            args=(mstate["match_id"], seat, mstate["version"], level, mstate["game_id"], mstate["engine"], token),
             job_id=job_id, result_ttl=60, failure_ttl=24 * 3600, timeout=120,
         )
 

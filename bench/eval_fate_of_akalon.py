@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as `python b
 
 from shared.bots.arena import play_match, win_rate  # noqa: E402
 from shared.engine import registry  # noqa: E402
-from shared.games.fate_of_akalon.cards import FACTIONS  # noqa: E402
+from shared.games.fate_of_akalon.content import FACTIONS  # noqa: E402
 
 
 def faction_table(game, games: int, seed: int = 0) -> dict:

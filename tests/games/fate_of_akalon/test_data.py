@@ -1,8 +1,8 @@
 """The deck data: four decks of 28, values 0-8, rulebook cards kept, effects from the vocabulary."""
 import json
 
-from shared.games.fate_of_akalon.cards import CARDS, DATA, DECKS, FACTIONS, card
-from shared.games.fate_of_akalon.effects import ACTIONS, CONTINUOUS
+from shared.games.fate_of_akalon.content import CARDS, DATA, DECKS, FACTIONS, card
+from shared.games.fate_of_akalon.content import CONTINUOUS_ACTIONS as CONTINUOUS, INSTANT_ACTIONS as ACTIONS
 
 
 def test_data_four_decks_of_28_cards():
@@ -35,7 +35,7 @@ def test_data_effects_come_from_the_vocabulary():
             assert fx["do"] in ACTIONS or fx["do"] in CONTINUOUS, (d.key, fx)
             if fx["do"] in CONTINUOUS:
                 assert fx["on"] == "continuous"
-            assert fx.get("if") in (None, "attacking", "defending")
+            assert fx.get("if") in (None, "attacking", "defending", "holding")
 
 
 def _get(faction, name):

@@ -1,6 +1,6 @@
 """3-player free-for-all and 4-player team rules."""
 from shared.games.fate_of_akalon import GAME
-from shared.games.fate_of_akalon.cards import total_value
+from shared.games.fate_of_akalon.content import total_value
 
 from .helpers import act, act_events, arrange, cid, fresh, moves, play, to_act
 
@@ -64,7 +64,9 @@ def test_rule_3p_highest_individual_value_wins_and_attacks_next():
     assert st["attacker"] == 2
 
 
-def test_rule_3p_player_reaching_30_leaves_other_two_continue():
+def test_rule_3p_player_whose_cemetery_exceeds_30_leaves_other_two_continue():
+    """3-Player Rules: "if only one player's cemetery value exceeds 30, then the game continues
+    for the remaining two players using the 2-player rules"."""
     orc_cem = [cid("orc", "Ogre"), cid("orc", "Warlord"), cid("orc", "Warlord", 2), cid("orc", "Battering Ram")]
     dwarf_cem = [cid("dwarf", "Ironbreaker"), cid("dwarf", "Ironbreaker", 2), cid("dwarf", "Runesmith"),
                  cid("dwarf", "Runesmith", 2), cid("dwarf", "Guard", 2), cid("dwarf", "Shieldbearer"),
@@ -75,7 +77,8 @@ def test_rule_3p_player_reaching_30_leaves_other_two_continue():
     st = arrange(["orc", "elf", "dwarf"], hands, attacker=0, cemeteries=[orc_cem, [], dwarf_cem])
     st = play(st, 0, cid("orc", "Grunt"))
     st = play(st, 1, cid("elf", "Sentinel"))
-    st = play(st, 2, cid("dwarf", "King"))  # Dwarf 8 wins; the Orc reaches 33 and leaves
+    st = play(st, 2, cid("dwarf", "King"))
+    st = act(st, 2, {"type": "pass"})  # no Warrior to add: Dwarf 8 wins; the Orc reaches 33 > 30 and leaves
     assert GAME.outcome(st) is None
     assert st["alive"] == [False, True, True] and st["left"] == [[0]]
     assert st["battle"]["order"] == [2, 1] and st["attacker"] == 2
@@ -101,7 +104,8 @@ def test_rule_3p_ranks_leavers_last():
     assert res["ranks"] == [3, 1, 1]
 
 
-def test_rule_3p_two_reach_30_together_game_ends_least_wins():
+def test_rule_3p_two_exceed_30_together_game_ends_least_wins():
+    """3-Player Rules: the exception needs *only one* player over 30; with two, step 6 ends the game."""
     big = [cid("orc", "Ogre"), cid("orc", "Warlord"), cid("orc", "Warlord", 2), cid("orc", "Battering Ram")]
     elf_big = [cid("elf", "Lord"), cid("elf", "Wizard"), cid("elf", "Elder"), cid("elf", "Elder", 2)]
     hands = [[cid("orc", "Grunt"), cid("orc", "Raider")], [cid("elf", "Ranger"), cid("elf", "Scout")],
@@ -110,6 +114,7 @@ def test_rule_3p_two_reach_30_together_game_ends_least_wins():
     st = play(st, 0, cid("orc", "Grunt"))
     st = play(st, 1, cid("elf", "Ranger"))
     st = play(st, 2, cid("dwarf", "King"))
+    st = act(st, 2, {"type": "pass"})
     result = GAME.outcome(st)
     assert result.ranks == [3, 2, 1] and result.scores == [33, 31, 0]
 
@@ -120,14 +125,21 @@ FOUR = ["orc", "elf", "undead", "dwarf"]
 
 
 def test_rule_4p_team_skirmish_totals_losing_team_chooses_lead():
+    """4-Player Team Rules: "The team losing the skirmish then decides which individual player
+    is the lead attacker": either member of that team may answer."""
     st = fresh(FOUR, [[cid("orc", "Ogre")], [cid("elf", "Lord")], [cid("undead", "Mummy")], [cid("dwarf", "Miner")]])
-    # 8 + 4 = 12 beats 8 + 1 = 9: Elf+Dwarf lose; the lower seat of the losing team (1) chooses
+    # 8 + 4 = 12 beats 8 + 1 = 9: Elf+Dwarf (seats 1 and 3) lose the skirmish and decide
     assert st["zones"][0]["discard"] == [cid("orc", "Ogre")] and st["zones"][2]["discard"] == [cid("undead", "Mummy")]
     assert st["zones"][1]["cemetery"] == [cid("elf", "Lord")] and st["zones"][3]["cemetery"] == [cid("dwarf", "Miner")]
-    assert to_act(st) == [1]
-    assert moves(st, 1) == [{"type": "choose_attacker", "seat": s} for s in range(4)]
-    st = act(st, 1, {"type": "choose_attacker", "seat": 3})
-    assert st["attacker"] == 3 and st["battle"]["order"] == [3, 0, 1, 2]
+    assert to_act(st) == [1, 3]
+    choices = [{"type": "choose_attacker", "seat": s} for s in range(4)]
+    assert moves(st, 1) == choices and moves(st, 3) == choices
+    assert moves(st, 0) == [] and moves(st, 2) == []  # the winning team does not decide
+    by_lower = act(st, 1, {"type": "choose_attacker", "seat": 3})
+    assert by_lower["attacker"] == 3 and by_lower["battle"]["order"] == [3, 0, 1, 2]
+    by_higher = act(st, 3, {"type": "choose_attacker", "seat": 0})  # the higher seat may decide as well
+    assert by_higher["attacker"] == 0 and by_higher["battle"]["order"] == [0, 1, 2, 3]
+    assert to_act(by_higher) == [0] and moves(by_higher, 1) == []  # one answer settles it for both
 
 
 def test_rule_4p_team_skirmish_tie_all_again():
@@ -137,7 +149,7 @@ def test_rule_4p_team_skirmish_tie_all_again():
     assert st["zones"][0]["discard"] == [cid("orc", "Ogre")]
     assert st["zones"][0]["cemetery"] == [cid("orc", "Goblin")]
     assert st["zones"][3]["discard"] == [cid("dwarf", "King"), cid("dwarf", "Miner")]
-    assert to_act(st) == [0]
+    assert to_act(st) == [0, 2]
 
 
 def test_rule_4p_teammates_attack_together():

@@ -2,8 +2,8 @@
 import pytest
 
 from shared.games.fate_of_akalon import GAME
-from shared.games.fate_of_akalon.cards import DECKS, total_value
-from shared.games.fate_of_akalon.values import battlefield_values, card_values
+from shared.games.fate_of_akalon.content import DECKS, total_value
+from shared.games.fate_of_akalon.combat_values import battlefield_values, card_values
 
 from .helpers import act, act_events, arrange, cid, decision, fresh, moves, play, to_act
 
@@ -436,6 +436,7 @@ def test_rule_conditional_play_limit_warlord_only_when_attacking():
     st = arrange(["orc", "elf"], [[cid("orc", "Warlord"), cid("orc", "Grunt")],
                                   [cid("elf", "Archer"), cid("elf", "Lord")]], attacker=0)
     st = play(st, 0, cid("orc", "Warlord"))
+    st = act(st, 0, {"type": "pass"})  # no Goblinoid to add
     st, events = act_events(st, 1, {"type": "play", "card": cid("elf", "Archer")})
     assert fight_of(events)["totals"] == [7, 2]  # the Archer could not bring the Lord
     st = arrange(["orc", "elf"], [[cid("orc", "Warlord"), cid("orc", "Grunt")],

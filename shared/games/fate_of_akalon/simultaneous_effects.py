@@ -1,4 +1,4 @@
-"""Simultaneous effects: cards whose text triggers at the same moment.
+"""Simultaneous Effects: cards whose text triggers at the same moment.
 
 A *round* lists, per seat in clockwise order from the attacker, the cards triggered together
 (``[[seat, [[card, on], ...]], ...]``). The first seat with cards resolves one of them at a
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from shared.engine.game import Tx
 
-from .effects import distinct, enqueue_card
+from .card_text import distinct, enqueue_card
+from .combat_values import active_text, silenced_now
 from .table import clockwise_from
-from .values import active_text
 
 
 def start_round(tx: Tx, found: dict[int, list[list]]) -> bool:
@@ -48,10 +48,16 @@ def step(tx: Tx) -> None:
 
 
 def fire(tx: Tx, seat: int, cid: str) -> None:
-    """Resolve ``cid``'s triggered text (skipped when its text is ignored by then)."""
+    """Resolve ``cid``'s triggered text, unless its text is ignored by then: an **After all
+    cards are played** card on the battlefield by an opposing silencer there; a Defeated,
+    Victorious or Cemetery text (its card has left the battlefield) only by an opposing
+    silencer still on the battlefield."""
     _, items = waiting(tx.state)
     on = next(o for c, o in items if c == cid)
     tx.emit("triggered", {"seat": seat, "card": cid, "on": on})
-    if on == "after_all" and cid not in active_text(tx.state):
+    if on == "after_all":
+        if cid not in active_text(tx.state):
+            return
+    elif silenced_now(tx.state, seat):
         return
     enqueue_card(tx, cid, seat, on)

@@ -91,6 +91,40 @@ def test_rule_3p_player_whose_cemetery_exceeds_30_leaves_other_two_continue():
     assert result.ranks == [3, 1, 2] and result.scores == [33, 5, 30]
 
 
+def test_rule_3p_cemetery_of_exactly_30_is_not_over_30_nobody_leaves_the_game_ends():
+    """3-Player Rules: only a value that *exceeds* 30 sends a player out; a value of exactly 30
+    is step 6's "30 or more": the game ends for all three, least cemetery value first."""
+    orc_cem = [cid("orc", "Ogre"), cid("orc", "Warlord"), cid("orc", "Warlord", 2), cid("orc", "Kobold")]
+    assert total_value(orc_cem) == 24
+    hands = [[cid("orc", "Grunt"), cid("orc", "Raider")], [cid("elf", "Sentinel"), cid("elf", "Scout")],
+             [cid("dwarf", "Ironbreaker"), cid("dwarf", "Miner")]]
+    st = arrange(["orc", "elf", "dwarf"], hands, attacker=2, cemeteries=[orc_cem, [], []])
+    st = arrange(["orc", "elf", "dwarf"], hands, attacker=2, cemeteries=[orc_cem + [cid("orc", "Goblin")], [], []])
+    st = play(st, 2, cid("dwarf", "Ironbreaker"))
+    st = play(st, 0, cid("orc", "Grunt"))  # Orc loses 5 more: exactly 30
+    st = play(st, 1, cid("elf", "Scout"))
+    result = GAME.outcome(st)
+    assert result is not None and st["left"] == [] and st["alive"] == [True, True, True]
+    assert result.scores == [30, 2, 0] and result.ranks == [3, 2, 1]
+
+
+def test_rule_3p_one_over_30_leaves_and_the_other_two_are_checked_under_2_player_rules():
+    """3-Player Rules: the one player over 30 leaves; the remaining two are under the 2-player
+    rules at once, so a remaining player at 30 or more ends the game in the same step 6."""
+    orc_cem = [cid("orc", "Ogre"), cid("orc", "Warlord"), cid("orc", "Warlord", 2), cid("orc", "Kobold")]
+    elf_cem = [cid("elf", "Lord"), cid("elf", "Wizard"), cid("elf", "Elder"), cid("elf", "Elder", 2), cid("elf", "Archer")]
+    assert total_value(orc_cem) == 24 and total_value(elf_cem) == 29
+    hands = [[cid("orc", "Grunt"), cid("orc", "Raider")], [cid("elf", "Sylvan"), cid("elf", "Scout")],
+             [cid("dwarf", "Ironbreaker"), cid("dwarf", "Miner")]]
+    st = arrange(["orc", "elf", "dwarf"], hands, attacker=2, cemeteries=[orc_cem + [cid("orc", "Kobold", 2)], elf_cem, []])
+    st = play(st, 2, cid("dwarf", "Ironbreaker"))
+    st = play(st, 0, cid("orc", "Grunt"))  # the Orc reaches 26 + 5 = 31
+    st = play(st, 1, cid("elf", "Sylvan"))  # the Elf reaches exactly 30
+    result = GAME.outcome(st)
+    assert st["left"] == [[0]]
+    assert result is not None and result.scores == [31, 30, 0] and result.ranks == [3, 2, 1]
+
+
 def test_rule_3p_ranks_leavers_last():
     from shared.games.fate_of_akalon.scoring import final_result
 

@@ -366,7 +366,7 @@ def test_rule_lich_counts_corpses_in_cemetery():
     st = arrange(["undead", "orc"], [[cid("undead", "Lich"), cid("undead", "Ghost")], [cid("orc", "Grunt")]],
                  attacker=0, cemeteries=[cem, []])
     st = play(st, 0, cid("undead", "Lich"))
-    assert card_values(st)[cid("undead", "Lich")] == 7 + 2
+    assert card_values(st)[cid("undead", "Lich")] == 6 + 2
 
 
 # ----- simultaneous effects -------------------------------------------------------------------

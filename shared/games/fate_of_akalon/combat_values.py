@@ -50,18 +50,6 @@ def active_text(state: dict) -> set[str]:
     return {e["card"] for e in field if e["card"] not in ignored}
 
 
-def silenced_now(state: dict, seat: int) -> bool:
-    """Whether an opposing card with active ``ignore_text`` is on the battlefield now, so a
-    text of ``seat``'s that triggers off the battlefield (Defeated, Victorious, Cemetery) is
-    ignored; a silencer that has left the battlefield silences nothing."""
-    active = active_text(state)
-    return any(
-        e["card"] in active and opposed(state, e["seat"], seat)
-        and any(fx["do"] == "ignore_text" for fx in card(e["card"]).effects)
-        for e in state["field"]
-    )
-
-
 def matches_attribute(cid: str, fx: dict) -> bool:
     """The card has the attribute an effect asks for (any card when it asks none)."""
     attr = fx.get("attribute")

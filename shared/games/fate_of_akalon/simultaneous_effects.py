@@ -12,7 +12,7 @@ from __future__ import annotations
 from shared.engine.game import Tx
 
 from .card_text import distinct, enqueue_card
-from .combat_values import active_text, silenced_now
+from .combat_values import active_text
 from .table import clockwise_from
 
 
@@ -48,16 +48,13 @@ def step(tx: Tx) -> None:
 
 
 def fire(tx: Tx, seat: int, cid: str) -> None:
-    """Resolve ``cid``'s triggered text, unless its text is ignored by then: an **After all
-    cards are played** card on the battlefield by an opposing silencer there; a Defeated,
-    Victorious or Cemetery text (its card has left the battlefield) only by an opposing
-    silencer still on the battlefield."""
+    """Resolve ``cid``'s triggered text. An **After all cards are played** card is still on
+    the battlefield, so an opposing silencer there ignores it. Defeated, Victorious and
+    Cemetery texts fire after every card has left the battlefield, the silencers included: a
+    silencer that has left silences nothing, so they always resolve."""
     _, items = waiting(tx.state)
     on = next(o for c, o in items if c == cid)
     tx.emit("triggered", {"seat": seat, "card": cid, "on": on})
-    if on == "after_all":
-        if cid not in active_text(tx.state):
-            return
-    elif silenced_now(tx.state, seat):
+    if on == "after_all" and cid not in active_text(tx.state):
         return
     enqueue_card(tx, cid, seat, on)

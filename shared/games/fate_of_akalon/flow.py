@@ -1,4 +1,4 @@
-"""The course of the game: skirmish, then battles of seven steps, until a victor.
+"""The course of the game between decisions: the skirmish, then battles of seven steps.
 
 ``advance`` runs every automatic step until some seat has to decide (or the game is over):
 it first reshuffles empty decks, then resolves queued effects, then pending simultaneous
@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from shared.engine.game import Tx
 
-from . import effects, piles, triggers
-from .cards import card, total_value, value
+from . import card_areas, card_text, simultaneous_effects
+from .combat_values import active_text, battlefield_values, card_values, may_play_more
+from .content import card, total_value
 from .scoring import final_result
+from .skirmish import skirmish
 from .table import alive_seats, clockwise_from, left_of, team_of
-from .values import active_text, battlefield_values, card_values, may_play_more
 
 HAND_SIZE = 5
 CEMETERY_LIMIT = 30
@@ -26,67 +27,25 @@ MAX_BATTLES = 400  # house safety valve, see NOTES.md
 def advance(tx: Tx) -> None:
     st = tx.state
     while st["step"] != "over":
-        piles.settle(tx)
+        card_areas.settle(tx)
         if st["pending"]:
             return
         if st["queue"]:
-            effects.resolve_next(tx)
+            card_text.resolve_next(tx)
         elif st["rounds"]:
-            triggers.step(tx)
+            simultaneous_effects.step(tx)
         else:
             STEPS[st["step"]](tx)
 
 
-# ----- skirmish ---------------------------------------------------------------------------
-
-
-def skirmish(tx: Tx) -> None:
-    """Top cards face up, text ignored; highest wins (teams: highest total); ties go again."""
-    st = tx.state
-    flips = []
-    for s in st["skirmish"]:
-        piles.reshuffle_if_empty(tx, s)
-        deck = st["zones"][s]["deck"]
-        if deck:
-            flips.append([s, deck[0]])
-    tx.emit("flip", {"cards": flips})
-    shown = {s: value(c) for s, c in flips}
-    val = {s: shown.get(s, -1) for s in st["skirmish"]}
-    if st["teams"]:
-        totals = [sum(val[s] for s in team) for team in st["teams"]]
-        if totals[0] == totals[1]:
-            _skirmish_cards_to(tx, list(val), "discard")
-            return
-        win = 0 if totals[0] > totals[1] else 1
-        winners, losers = st["teams"][win], st["teams"][1 - win]
-        chooser = min(losers)
-    else:
-        best = max(val.values())
-        top = [s for s in st["skirmish"] if val[s] == best]
-        losers = [s for s in st["skirmish"] if val[s] != best]
-        _skirmish_cards_to(tx, losers, "cemetery")
-        if len(top) > 1:
-            _skirmish_cards_to(tx, top, "discard")
-            tx.emit("step", {"skirmish": top})
-            return
-        winners = top
-        chooser = left_of(st, top[0])
-    _skirmish_cards_to(tx, winners, "discard")
-    _skirmish_cards_to(tx, losers, "cemetery")
-    tx.emit("step", {"step": "attacker", "skirmish": []})
-    tx.emit("push", {"decision": {"seat": chooser, "kind": "attacker"}})
-
-
-def _skirmish_cards_to(tx: Tx, seats: list[int], dst: str) -> None:
-    for s in seats:
-        piles.move(tx, s, piles.field_cards(tx.state, s), "field", dst)
+# ----- after the skirmish -------------------------------------------------------------------
 
 
 def first_attacker_chosen(tx: Tx, seat: int) -> None:
     """The skirmish loser named the first attacker: everyone draws 5, the first battle starts."""
     tx.emit("step", {"attacker": seat})
     for s in clockwise_from(tx.state, seat):
-        piles.draw(tx, s, HAND_SIZE)
+        card_areas.draw(tx, s, HAND_SIZE)
     start_battle(tx)
 
 
@@ -128,7 +87,7 @@ def after_all(tx: Tx) -> None:
         c = e["card"]
         if c in active and c not in done and card(c).has("after_all"):
             found.setdefault(e["seat"], []).append([c, "after_all"])
-    if not triggers.start_round(tx, found):
+    if not simultaneous_effects.start_round(tx, found):
         fight(tx)
 
 
@@ -172,25 +131,26 @@ def fight(tx: Tx) -> None:
 
 def aftermath(tx: Tx) -> None:
     """Defeated cards to the cemetery; victorious cards on top of the discard in the owner's
-    chosen order; then **Victorious** / **Defeated** triggers."""
+    chosen order; then **Victorious** / **Defeated** triggers (whether a text is ignored is
+    decided when it fires: a silencer that has left the battlefield silences nothing)."""
     st = tx.state
     res = st["battle"]["result"]
     for s in res["winners"]:
-        cards = piles.field_cards(st, s)
-        if len(effects.distinct(cards)) > 1:
+        cards = card_areas.field_cards(st, s)
+        if len(card_text.distinct(cards)) > 1:
             tx.emit("push", {"decision": {"seat": s, "kind": "stack"}})
             return
-        piles.move(tx, s, cards, "field", "discard")
+        card_areas.move(tx, s, cards, "field", "discard")
     for s in res["losers"]:
-        piles.move(tx, s, piles.field_cards(st, s), "field", "cemetery")
+        card_areas.move(tx, s, card_areas.field_cards(st, s), "field", "cemetery")
     tx.emit("step", {"step": "initiative"})
     done = set(st["battle"]["triggered"])
     found: dict[int, list[list]] = {}
     for e in res["field"]:
         on = "victorious" if e["seat"] in res["winners"] else "defeated"
-        if e["active"] and e["card"] not in done and card(e["card"]).has(on):
+        if e["card"] not in done and card(e["card"]).has(on):
             found.setdefault(e["seat"], []).append([e["card"], on])
-    triggers.start_round(tx, found)
+    simultaneous_effects.start_round(tx, found)
 
 
 # ----- 5) initiative, 6) victory, 7) reinforce ---------------------------------------------
@@ -198,8 +158,7 @@ def aftermath(tx: Tx) -> None:
 
 def initiative(tx: Tx) -> None:
     """5) The winner (or the chosen player, the last such choice prevailing) attacks next;
-    6) a cemetery value of 30 (teams: 60) ends the game or, with three players, sends that
-    player out; 7) players with no cards in hand draw 5, then their **Cemetery** cards trigger."""
+    6) ``victory``; 7) players with no cards in hand draw 5, then their **Cemetery** cards trigger."""
     st = tx.state
     b = st["battle"]
     nxt = b["next"] if b["next"] is not None else b["result"]["next"]
@@ -209,14 +168,14 @@ def initiative(tx: Tx) -> None:
         nxt = left_of(st, nxt)
     empty = [s for s in clockwise_from(st, nxt) if not st["zones"][s]["hand"]]
     for s in empty:
-        piles.draw(tx, s, HAND_SIZE)
+        card_areas.draw(tx, s, HAND_SIZE)
     tx.emit("step", {"step": "next", "attacker": nxt})
     done = set(b["triggered"])
     found = {
         s: [[c, "cemetery"] for c in st["zones"][s]["cemetery"] if c not in done and card(c).has("cemetery")]
         for s in empty
     }
-    triggers.start_round(tx, found)
+    simultaneous_effects.start_round(tx, found)
 
 
 def cemetery_values(st: dict) -> list[int]:
@@ -224,7 +183,13 @@ def cemetery_values(st: dict) -> list[int]:
 
 
 def victory(tx: Tx) -> bool:
-    """True when the game is over."""
+    """6) Victory? True when the game is over.
+
+    2 players: a cemetery value of 30 or more ends the game. 4 players: a team's combined 60
+    or more. 3 players: if exactly one player's value *exceeds* 30, that player leaves and the
+    remaining two go on under the 2-player rules (checked at once); otherwise any value of 30
+    or more ends the game for everyone.
+    """
     st = tx.state
     cem = cemetery_values(st)
     if st["teams"]:
@@ -232,8 +197,16 @@ def victory(tx: Tx) -> bool:
             end_game(tx)
             return True
         return False
-    reached = [s for s in alive_seats(st) if cem[s] >= CEMETERY_LIMIT]
-    return bool(reached) and leave_or_end(tx, reached)
+    alive = alive_seats(st)
+    if len(alive) == 3:
+        exceeding = [s for s in alive if cem[s] > CEMETERY_LIMIT]
+        if len(exceeding) == 1:
+            tx.emit("leave", {"seats": exceeding})
+            alive = alive_seats(st)
+    if any(cem[s] >= CEMETERY_LIMIT for s in alive):
+        end_game(tx)
+        return True
+    return False
 
 
 def leave_or_end(tx: Tx, out: list[int]) -> bool:

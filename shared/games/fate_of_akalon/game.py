@@ -6,8 +6,8 @@ from marshmallow import Schema, fields, validate
 from shared.engine import Game, Outcome, Tx
 from shared.rng import Rng
 
-from . import events, flow, moves, scoring, view as views
-from .cards import DECKS, FACTIONS
+from . import evolve, flow, heuristic, moves, views
+from .content import DECKS, FACTIONS
 from .table import TEAMS_4P
 
 
@@ -24,7 +24,7 @@ class FateOfAkalon(Game):
     title = "Fate of Akalon: Tribes"
     min_players = 2
     max_players = 4
-    version = "1"
+    version = "2"
     Options = Options
 
     def check_options(self, players: int, options: dict) -> None:
@@ -51,7 +51,7 @@ class FateOfAkalon(Game):
         return tx.events
 
     def apply(self, state: dict, event: dict) -> None:
-        events.apply(state, event)
+        evolve.apply(state, event)
 
     def legal_moves(self, state: dict, seat: int) -> list[dict]:
         return moves.legal_moves(state, seat)
@@ -60,9 +60,7 @@ class FateOfAkalon(Game):
         moves.play(tx, seat, move)
 
     def to_act(self, state: dict) -> list[int]:
-        if state.get("step") == "over" or not state.get("pending"):
-            return []
-        return [state["pending"][-1]["seat"]]
+        return moves.to_act(state)
 
     def view(self, state: dict, seat: int | None) -> dict:
         return views.view(state, seat)
@@ -76,4 +74,4 @@ class FateOfAkalon(Game):
         return Outcome.from_json(state["result"])
 
     def heuristic(self, state: dict, seat: int) -> float:
-        return scoring.heuristic(state, seat)
+        return heuristic.heuristic(state, seat)

@@ -5,7 +5,7 @@ from shared.engine import Tx
 from shared.engine.events import make_event
 from shared.games.fate_of_akalon import GAME
 from shared.games.fate_of_akalon import flow
-from shared.games.fate_of_akalon.cards import DECKS, by_name
+from shared.games.fate_of_akalon.content import DECKS, by_name
 from shared.rng import FastRng
 
 

@@ -5,7 +5,7 @@ import pytest
 
 from shared.engine.conformance import check_playouts
 from shared.games.fate_of_akalon import GAME
-from shared.games.fate_of_akalon.cards import DECKS, FACTIONS
+from shared.games.fate_of_akalon.content import DECKS, FACTIONS
 
 PAIRS = [list(p) for p in permutations(FACTIONS, 2)]
 TRIOS = [list(c) for c in combinations(FACTIONS, 3)]

@@ -1,8 +1,8 @@
 """The deck data: four decks of 28, values 0-8, rulebook cards kept, effects from the vocabulary."""
 import json
 
-from shared.games.fate_of_akalon.cards import CARDS, DATA, DECKS, FACTIONS, card
-from shared.games.fate_of_akalon.effects import ACTIONS, CONTINUOUS
+from shared.games.fate_of_akalon.content import CARDS, DATA, DECKS, FACTIONS, card
+from shared.games.fate_of_akalon.content import CONTINUOUS_ACTIONS as CONTINUOUS, INSTANT_ACTIONS as ACTIONS
 
 
 def test_data_four_decks_of_28_cards():
@@ -35,7 +35,7 @@ def test_data_effects_come_from_the_vocabulary():
             assert fx["do"] in ACTIONS or fx["do"] in CONTINUOUS, (d.key, fx)
             if fx["do"] in CONTINUOUS:
                 assert fx["on"] == "continuous"
-            assert fx.get("if") in (None, "attacking", "defending")
+            assert fx.get("if") in (None, "attacking", "defending", "holding")
 
 
 def _get(faction, name):
@@ -71,3 +71,34 @@ def test_data_notes_deck_list_matches_the_data():
     for c in raw["cards"]:
         row = f"| {c['faction']} | {c['name']} | {c['value']} | {c['frequency']} | {c['attribute']} | {c['text']} |"
         assert row in notes, row
+
+
+def test_house_cards_no_two_cards_identical():
+    """Issue 12: no two cards share the same text and value (Orc Grunt was a second Berserker,
+    Elf Sentinel and Undead Ghast shared a card), and within a faction no two cards share a
+    text or an effect list."""
+    seen: dict = {}
+    for d in CARDS.values():
+        key = (d.text, d.value)
+        assert key not in seen, (d.key, seen.get(key))
+        seen[key] = d.key
+    for f in FACTIONS:
+        mine = [d for d in CARDS.values() if d.faction == f]
+        assert len({d.text for d in mine}) == len(mine), f
+        assert len({json.dumps(d.effects, sort_keys=True) for d in mine}) == len(mine), f
+
+
+def test_data_every_text_mentions_what_its_effects_do():
+    """The printed text and the effect list agree on the keywords (a reworded text cannot
+    silently keep an old effect)."""
+    words = {"attacking": "**Attacking**", "defending": "**Defending**", "holding": "If you have a card in hand"}
+    moments = {"after_all": "**After all cards are played**", "defeated": "**Defeated**",
+               "victorious": "**Victorious**", "cemetery": "**Cemetery**"}
+    for d in CARDS.values():
+        for fx in d.effects:
+            if fx.get("if"):
+                assert words[fx["if"]] in d.text, (d.key, fx)
+            if fx["on"] in moments:
+                assert moments[fx["on"]] in d.text, (d.key, fx)
+            if fx["do"] == "play_another" and fx.get("attribute"):
+                assert f"play a {fx['attribute']} card" in d.text, (d.key, fx)

@@ -1,5 +1,5 @@
 """Every play example and worked example of the rulebook, as a test."""
-from shared.games.fate_of_akalon.values import battlefield_values
+from shared.games.fate_of_akalon.combat_values import battlefield_values
 
 from .helpers import act, act_events, arrange, cid, decision, fresh, moves, play, to_act
 
@@ -178,32 +178,34 @@ def test_example_hammer_alone_decides_next_attacker():
 
 
 def test_example_three_players_dwarf_8_beats_orc_6_and_elf_3():
-    st = arrange(["orc", "elf", "dwarf"], [[cid("orc", "Berserker"), cid("orc", "Grunt")],
+    st = arrange(["orc", "elf", "dwarf"], [[cid("orc", "Grunt"), cid("orc", "Raider")],
                                            [cid("elf", "Hunter"), cid("elf", "Scout")],
                                            [cid("dwarf", "King"), cid("dwarf", "Guard")]], attacker=0)
     assert to_act(st) == [0]
-    st = play(st, 0, cid("orc", "Berserker"))
+    st = play(st, 0, cid("orc", "Grunt"))
     assert to_act(st) == [1]  # clockwise from the attacker
     st = play(st, 1, cid("elf", "Hunter"))
     assert to_act(st) == [2]
-    st, events = act_events(st, 2, {"type": "play", "card": cid("dwarf", "King")})
+    st = play(st, 2, cid("dwarf", "King"))
+    st, events = act_events(st, 2, {"type": "pass"})  # the King's "You may play a Warrior card"
     fight = fight_of(events)
     assert fight["totals"] == [5 + 1, 3, 8] and fight["winners"] == [2] and fight["losers"] == [0, 1]
     assert st["attacker"] == 2  # the Dwarf becomes the next attacker
-    assert st["zones"][0]["cemetery"] == [cid("orc", "Berserker")]
+    assert st["zones"][0]["cemetery"] == [cid("orc", "Grunt")]
     assert st["zones"][1]["cemetery"] == [cid("elf", "Hunter")]
     assert st["zones"][2]["discard"][0] == cid("dwarf", "King")
 
 
 def test_example_four_players_defenders_11_beat_attackers_10_lead_rotates_to_elf():
     st = arrange(["orc", "elf", "undead", "dwarf"],
-                 [[cid("orc", "Berserker"), cid("orc", "Grunt")], [cid("elf", "Hunter"), cid("elf", "Scout")],
+                 [[cid("orc", "Grunt"), cid("orc", "Raider")], [cid("elf", "Hunter"), cid("elf", "Scout")],
                   [cid("undead", "Mummy"), cid("undead", "Ghoul")], [cid("dwarf", "King"), cid("dwarf", "Guard")]],
                  attacker=0)
-    for seat, name in [(0, "Berserker"), (1, "Hunter"), (2, "Mummy")]:
+    for seat, name in [(0, "Grunt"), (1, "Hunter"), (2, "Mummy")]:
         assert to_act(st) == [seat]
         st = play(st, seat, cid(st["factions"][seat], name))
-    st, events = act_events(st, 3, {"type": "play", "card": cid("dwarf", "King")})
+    st = play(st, 3, cid("dwarf", "King"))
+    st, events = act_events(st, 3, {"type": "pass"})  # the King's "You may play a Warrior card"
     fight = fight_of(events)
     assert fight["totals"] == [6, 3, 4, 8]  # attackers 6 + 4 = 10, defenders 3 + 8 = 11
     assert fight["winners"] == [1, 3] and fight["losers"] == [0, 2]

@@ -1,6 +1,6 @@
 """3-player free-for-all and 4-player team rules."""
 from shared.games.fate_of_akalon import GAME
-from shared.games.fate_of_akalon.cards import total_value
+from shared.games.fate_of_akalon.content import total_value
 
 from .helpers import act, act_events, arrange, cid, fresh, moves, play, to_act
 
@@ -64,7 +64,9 @@ def test_rule_3p_highest_individual_value_wins_and_attacks_next():
     assert st["attacker"] == 2
 
 
-def test_rule_3p_player_reaching_30_leaves_other_two_continue():
+def test_rule_3p_player_whose_cemetery_exceeds_30_leaves_other_two_continue():
+    """3-Player Rules: "if only one player's cemetery value exceeds 30, then the game continues
+    for the remaining two players using the 2-player rules"."""
     orc_cem = [cid("orc", "Ogre"), cid("orc", "Warlord"), cid("orc", "Warlord", 2), cid("orc", "Battering Ram")]
     dwarf_cem = [cid("dwarf", "Ironbreaker"), cid("dwarf", "Ironbreaker", 2), cid("dwarf", "Runesmith"),
                  cid("dwarf", "Runesmith", 2), cid("dwarf", "Guard", 2), cid("dwarf", "Shieldbearer"),
@@ -75,7 +77,8 @@ def test_rule_3p_player_reaching_30_leaves_other_two_continue():
     st = arrange(["orc", "elf", "dwarf"], hands, attacker=0, cemeteries=[orc_cem, [], dwarf_cem])
     st = play(st, 0, cid("orc", "Grunt"))
     st = play(st, 1, cid("elf", "Sentinel"))
-    st = play(st, 2, cid("dwarf", "King"))  # Dwarf 8 wins; the Orc reaches 33 and leaves
+    st = play(st, 2, cid("dwarf", "King"))
+    st = act(st, 2, {"type": "pass"})  # no Warrior to add: Dwarf 8 wins; the Orc reaches 33 > 30 and leaves
     assert GAME.outcome(st) is None
     assert st["alive"] == [False, True, True] and st["left"] == [[0]]
     assert st["battle"]["order"] == [2, 1] and st["attacker"] == 2
@@ -86,6 +89,40 @@ def test_rule_3p_player_reaching_30_leaves_other_two_continue():
     st = play(st, 1, cid("elf", "Scout"))  # Scout 2 beats Miner 1: the Dwarf reaches 30
     result = GAME.outcome(st)
     assert result.ranks == [3, 1, 2] and result.scores == [33, 5, 30]
+
+
+def test_rule_3p_cemetery_of_exactly_30_is_not_over_30_nobody_leaves_the_game_ends():
+    """3-Player Rules: only a value that *exceeds* 30 sends a player out; a value of exactly 30
+    is step 6's "30 or more": the game ends for all three, least cemetery value first."""
+    orc_cem = [cid("orc", "Ogre"), cid("orc", "Warlord"), cid("orc", "Warlord", 2), cid("orc", "Kobold")]
+    assert total_value(orc_cem) == 24
+    hands = [[cid("orc", "Grunt"), cid("orc", "Raider")], [cid("elf", "Sentinel"), cid("elf", "Scout")],
+             [cid("dwarf", "Ironbreaker"), cid("dwarf", "Miner")]]
+    st = arrange(["orc", "elf", "dwarf"], hands, attacker=2, cemeteries=[orc_cem, [], []])
+    st = arrange(["orc", "elf", "dwarf"], hands, attacker=2, cemeteries=[orc_cem + [cid("orc", "Goblin")], [], []])
+    st = play(st, 2, cid("dwarf", "Ironbreaker"))
+    st = play(st, 0, cid("orc", "Grunt"))  # Orc loses 5 more: exactly 30
+    st = play(st, 1, cid("elf", "Scout"))
+    result = GAME.outcome(st)
+    assert result is not None and st["left"] == [] and st["alive"] == [True, True, True]
+    assert result.scores == [30, 2, 0] and result.ranks == [3, 2, 1]
+
+
+def test_rule_3p_one_over_30_leaves_and_the_other_two_are_checked_under_2_player_rules():
+    """3-Player Rules: the one player over 30 leaves; the remaining two are under the 2-player
+    rules at once, so a remaining player at 30 or more ends the game in the same step 6."""
+    orc_cem = [cid("orc", "Ogre"), cid("orc", "Warlord"), cid("orc", "Warlord", 2), cid("orc", "Kobold")]
+    elf_cem = [cid("elf", "Lord"), cid("elf", "Wizard"), cid("elf", "Elder"), cid("elf", "Elder", 2), cid("elf", "Archer")]
+    assert total_value(orc_cem) == 24 and total_value(elf_cem) == 29
+    hands = [[cid("orc", "Grunt"), cid("orc", "Raider")], [cid("elf", "Sylvan"), cid("elf", "Scout")],
+             [cid("dwarf", "Ironbreaker"), cid("dwarf", "Miner")]]
+    st = arrange(["orc", "elf", "dwarf"], hands, attacker=2, cemeteries=[orc_cem + [cid("orc", "Kobold", 2)], elf_cem, []])
+    st = play(st, 2, cid("dwarf", "Ironbreaker"))
+    st = play(st, 0, cid("orc", "Grunt"))  # the Orc reaches 26 + 5 = 31
+    st = play(st, 1, cid("elf", "Sylvan"))  # the Elf reaches exactly 30
+    result = GAME.outcome(st)
+    assert st["left"] == [[0]]
+    assert result is not None and result.scores == [31, 30, 0] and result.ranks == [3, 2, 1]
 
 
 def test_rule_3p_ranks_leavers_last():
@@ -101,7 +138,8 @@ def test_rule_3p_ranks_leavers_last():
     assert res["ranks"] == [3, 1, 1]
 
 
-def test_rule_3p_two_reach_30_together_game_ends_least_wins():
+def test_rule_3p_two_exceed_30_together_game_ends_least_wins():
+    """3-Player Rules: the exception needs *only one* player over 30; with two, step 6 ends the game."""
     big = [cid("orc", "Ogre"), cid("orc", "Warlord"), cid("orc", "Warlord", 2), cid("orc", "Battering Ram")]
     elf_big = [cid("elf", "Lord"), cid("elf", "Wizard"), cid("elf", "Elder"), cid("elf", "Elder", 2)]
     hands = [[cid("orc", "Grunt"), cid("orc", "Raider")], [cid("elf", "Ranger"), cid("elf", "Scout")],
@@ -110,6 +148,7 @@ def test_rule_3p_two_reach_30_together_game_ends_least_wins():
     st = play(st, 0, cid("orc", "Grunt"))
     st = play(st, 1, cid("elf", "Ranger"))
     st = play(st, 2, cid("dwarf", "King"))
+    st = act(st, 2, {"type": "pass"})
     result = GAME.outcome(st)
     assert result.ranks == [3, 2, 1] and result.scores == [33, 31, 0]
 
@@ -120,14 +159,21 @@ FOUR = ["orc", "elf", "undead", "dwarf"]
 
 
 def test_rule_4p_team_skirmish_totals_losing_team_chooses_lead():
+    """4-Player Team Rules: "The team losing the skirmish then decides which individual player
+    is the lead attacker": either member of that team may answer."""
     st = fresh(FOUR, [[cid("orc", "Ogre")], [cid("elf", "Lord")], [cid("undead", "Mummy")], [cid("dwarf", "Miner")]])
-    # 8 + 4 = 12 beats 8 + 1 = 9: Elf+Dwarf lose; the lower seat of the losing team (1) chooses
+    # 8 + 4 = 12 beats 8 + 1 = 9: Elf+Dwarf (seats 1 and 3) lose the skirmish and decide
     assert st["zones"][0]["discard"] == [cid("orc", "Ogre")] and st["zones"][2]["discard"] == [cid("undead", "Mummy")]
     assert st["zones"][1]["cemetery"] == [cid("elf", "Lord")] and st["zones"][3]["cemetery"] == [cid("dwarf", "Miner")]
-    assert to_act(st) == [1]
-    assert moves(st, 1) == [{"type": "choose_attacker", "seat": s} for s in range(4)]
-    st = act(st, 1, {"type": "choose_attacker", "seat": 3})
-    assert st["attacker"] == 3 and st["battle"]["order"] == [3, 0, 1, 2]
+    assert to_act(st) == [1, 3]
+    choices = [{"type": "choose_attacker", "seat": s} for s in range(4)]
+    assert moves(st, 1) == choices and moves(st, 3) == choices
+    assert moves(st, 0) == [] and moves(st, 2) == []  # the winning team does not decide
+    by_lower = act(st, 1, {"type": "choose_attacker", "seat": 3})
+    assert by_lower["attacker"] == 3 and by_lower["battle"]["order"] == [3, 0, 1, 2]
+    by_higher = act(st, 3, {"type": "choose_attacker", "seat": 0})  # the higher seat may decide as well
+    assert by_higher["attacker"] == 0 and by_higher["battle"]["order"] == [0, 1, 2, 3]
+    assert to_act(by_higher) == [0] and moves(by_higher, 1) == []  # one answer settles it for both
 
 
 def test_rule_4p_team_skirmish_tie_all_again():
@@ -137,7 +183,7 @@ def test_rule_4p_team_skirmish_tie_all_again():
     assert st["zones"][0]["discard"] == [cid("orc", "Ogre")]
     assert st["zones"][0]["cemetery"] == [cid("orc", "Goblin")]
     assert st["zones"][3]["discard"] == [cid("dwarf", "King"), cid("dwarf", "Miner")]
-    assert to_act(st) == [0]
+    assert to_act(st) == [0, 2]
 
 
 def test_rule_4p_teammates_attack_together():
@@ -169,17 +215,17 @@ def test_rule_4p_team_cemetery_60_ends_least_team_wins_teams_set():
     orc = [cid("orc", "Ogre"), cid("orc", "Warlord"), cid("orc", "Warlord", 2), cid("orc", "Battering Ram")]
     und = [cid("undead", "Bone Golem"), cid("undead", "Lich"), cid("undead", "Wraith"), cid("undead", "Death Knight"),
            cid("undead", "Death Knight", 2)]
-    assert total_value(orc) + total_value(und) == 28 + 33
+    assert total_value(orc) + total_value(und) == 28 + 32
     hands = [[cid("orc", "Grunt"), cid("orc", "Raider")], [cid("elf", "Sentinel"), cid("elf", "Scout")],
              [cid("undead", "Mummy"), cid("undead", "Ghoul")], [cid("dwarf", "Guard"), cid("dwarf", "Miner")]]
     st = arrange(FOUR, hands, attacker=1, cemeteries=[orc, [], und, []])
-    assert GAME.outcome(st) is None  # 61 already, but victory is checked at step 6 of a battle
+    assert GAME.outcome(st) is None  # 60 already, but victory is checked at step 6 of a battle
     for seat in (1, 2, 3, 0):
         st = act(st, seat, {"type": "play", "card": hands[seat][0]})
     result = GAME.outcome(st)
     assert result.teams == [[0, 2], [1, 3]]
     assert result.ranks == [2, 1, 2, 1]
-    assert result.scores[0] == result.scores[2] > 60
+    assert result.scores[0] == result.scores[2] == 60  # "60 or more" ends the game
 
 
 def test_rule_4p_equal_team_values_tie():

@@ -2,8 +2,8 @@
 import pytest
 
 from shared.games.fate_of_akalon import GAME
-from shared.games.fate_of_akalon.cards import DECKS, total_value
-from shared.games.fate_of_akalon.values import battlefield_values, card_values
+from shared.games.fate_of_akalon.content import DECKS, total_value
+from shared.games.fate_of_akalon.combat_values import battlefield_values, card_values
 
 from .helpers import act, act_events, arrange, cid, decision, fresh, moves, play, to_act
 
@@ -366,7 +366,7 @@ def test_rule_lich_counts_corpses_in_cemetery():
     st = arrange(["undead", "orc"], [[cid("undead", "Lich"), cid("undead", "Ghost")], [cid("orc", "Grunt")]],
                  attacker=0, cemeteries=[cem, []])
     st = play(st, 0, cid("undead", "Lich"))
-    assert card_values(st)[cid("undead", "Lich")] == 7 + 2
+    assert card_values(st)[cid("undead", "Lich")] == 6 + 2
 
 
 # ----- simultaneous effects -------------------------------------------------------------------
@@ -436,6 +436,7 @@ def test_rule_conditional_play_limit_warlord_only_when_attacking():
     st = arrange(["orc", "elf"], [[cid("orc", "Warlord"), cid("orc", "Grunt")],
                                   [cid("elf", "Archer"), cid("elf", "Lord")]], attacker=0)
     st = play(st, 0, cid("orc", "Warlord"))
+    st = act(st, 0, {"type": "pass"})  # no Goblinoid to add
     st, events = act_events(st, 1, {"type": "play", "card": cid("elf", "Archer")})
     assert fight_of(events)["totals"] == [7, 2]  # the Archer could not bring the Lord
     st = arrange(["orc", "elf"], [[cid("orc", "Warlord"), cid("orc", "Grunt")],
@@ -488,3 +489,99 @@ def test_house_rule_battle_limit_ends_the_game():
     st = play(st, 0, cid("orc", "Grunt"))
     st = play(st, 1, cid("elf", "Lord"))
     assert GAME.outcome(st).ranks == [2, 1]
+
+
+# ----- issue 12 -------------------------------------------------------------------------------
+
+
+def test_rule_master_summoner_play_one_discard_the_others_druid_cannot_play_a_revealed_card():
+    """Master Summoner: "Play one of them and discard the others": the others are discarded
+    after the played card's text, so a Druid played this way offers the old top of the discard,
+    never the Lord revealed with it."""
+    druid, lord, hunter = cid("elf", "Druid"), cid("elf", "Lord"), cid("elf", "Hunter")
+    st = arrange(["elf", "orc"], [[cid("elf", "Master Summoner"), cid("elf", "Scout")], [cid("orc", "Grunt")]],
+                 attacker=0, decks=[[druid, lord], []], discards=[[hunter], []])
+    st = play(st, 0, cid("elf", "Master Summoner"))
+    assert moves(st, 0) == [{"type": "play", "card": druid}, {"type": "play", "card": lord}]
+    st = play(st, 0, druid)
+    assert moves(st, 0) == [{"type": "play", "card": hunter}, {"type": "pass"}]
+    assert st["zones"][0]["revealed"] == [lord]  # not on the discard while the Druid's text resolves
+    st = act(st, 0, {"type": "pass"})
+    assert st["zones"][0]["discard"][0] == lord and st["zones"][0]["revealed"] == []
+    assert [e["card"] for e in st["field"]] == [cid("elf", "Master Summoner"), druid]
+
+
+def test_rule_master_summoner_discard_follows_a_chain_of_plays():
+    """The others are discarded once the played card's whole text is done, including cards it
+    let its owner play (Archer -> Lord from hand)."""
+    archer, wizard, lord = cid("elf", "Archer"), cid("elf", "Wizard"), cid("elf", "Lord")
+    st = arrange(["elf", "orc"], [[cid("elf", "Master Summoner"), lord], [cid("orc", "Grunt")]],
+                 attacker=0, decks=[[archer, wizard], []])
+    st = play(st, 0, cid("elf", "Master Summoner"))
+    st = play(st, 0, archer)
+    assert moves(st, 0) == [{"type": "play", "card": lord}, {"type": "pass"}]  # the Wizard is not offered
+    st = act(st, 0, {"type": "play", "card": lord})
+    assert st["zones"][0]["discard"] == [wizard] and st["zones"][0]["revealed"] == []
+    st, events = act_events(st, 1, {"type": "play", "card": cid("orc", "Grunt")})
+    assert fight_of(events)["totals"] == [4 + 2 + 8, 5]
+
+
+LAST_CARD_DRAWS = [
+    # (faction, card, opponent, opponent's card, attacker seat): the card is its owner's last
+    ("elf", "Hunter", "dwarf", "Miner", 0),
+    ("elf", "Lord", "orc", "Grunt", 0),
+    ("elf", "Scout", "dwarf", "Miner", 0),
+    ("orc", "War Drummer", "elf", "Sylvan", 0),
+    ("dwarf", "Miner", "elf", "Ranger", 1),
+]
+
+
+@pytest.mark.parametrize("faction,name,foe,foe_card,attacker", LAST_CARD_DRAWS, ids=[c[1] for c in LAST_CARD_DRAWS])
+def test_house_cards_draw_texts_never_cost_the_reinforcement(faction, name, foe, foe_card, attacker):
+    """House cards Hunter, Lord, Scout, War Drummer, Miner ("If you have a card in hand, draw"):
+    played as the owner's last card, the text draws nothing and step 7 (Reinforce) still deals
+    five cards."""
+    st = arrange([faction, foe], [[cid(faction, name)], [cid(foe, foe_card), cid(foe, foe_card, 2)]],
+                 attacker=attacker)
+    order = [0, 1] if attacker == 0 else [1, 0]
+    for seat in order:
+        st = play(st, seat, cid(faction, name) if seat == 0 else cid(foe, foe_card))
+    assert st["battle"]["n"] == 2
+    assert len(st["zones"][0]["hand"]) == 5
+
+
+def test_house_cards_shaman_victorious_draw_never_costs_the_reinforcement():
+    """House card Shaman: with the Shaman and the card it let its owner play as the last two
+    cards, the Victorious draw does nothing and the owner reinforces to five."""
+    st = arrange(["orc", "elf"], [[cid("orc", "Shaman"), cid("orc", "Ogre")], [cid("elf", "Scout")]], attacker=0)
+    st = play(st, 0, cid("orc", "Shaman"))
+    st = play(st, 0, cid("orc", "Ogre"))
+    st = play(st, 1, cid("elf", "Scout"))
+    st = act(st, 0, {"type": "stack", "card": cid("orc", "Shaman")})
+    assert st["battle"]["n"] == 2 and len(st["zones"][0]["hand"]) == 5
+
+
+def test_house_cards_draw_texts_draw_when_the_hand_holds_a_card():
+    """The same texts draw as printed when their owner still holds a card (Lord: two)."""
+    st = arrange(["elf", "orc"], [[cid("elf", "Lord"), cid("elf", "Ranger")], [cid("orc", "Grunt"), cid("orc", "Raider")]],
+                 attacker=0)
+    st = play(st, 0, cid("elf", "Lord"))
+    st = play(st, 1, cid("orc", "Grunt"))
+    assert len(st["zones"][0]["hand"]) == 1 + 2
+
+
+def test_rule_card_text_tactician_that_left_the_battlefield_no_longer_blocks_a_defeated_kobold():
+    """Card Text: an effect "remains in effect until that card leaves the battlefield". The
+    victorious Tactician is on its discard when the Kobold's **Defeated** text triggers, so
+    that text is followed (Play Examples: Hammer then Kobold)."""
+    st = arrange(["dwarf", "orc"], [[cid("dwarf", "Tactician"), cid("dwarf", "Guard")],
+                                    [cid("orc", "Kobold"), cid("orc", "Grunt")]], attacker=0)
+    st = play(st, 0, cid("dwarf", "Tactician"))
+    st, events = act_events(st, 1, {"type": "play", "card": cid("orc", "Kobold")})
+    fight = fight_of(events)
+    assert fight["winners"] == [0]
+    assert not next(e for e in fight["field"] if e["card"] == cid("orc", "Kobold"))["active"]  # silenced at the fight
+    assert to_act(st) == [1] and moves(st, 1) == [{"type": "use"}, {"type": "pass"}]
+    st = act(st, 1, {"type": "use"})
+    assert st["attacker"] == 1 and st["battle"]["n"] == 2
+

@@ -1,7 +1,8 @@
-"""The four faction decks: card definitions loaded from ``data/cards.json``.
+"""The four faction decks: card definitions loaded from ``data/cards.json`` and checked.
 
 A physical card is an *instance id* ``"<key>#<n>"`` (``"orc-goblin#2"``); every copy of a card
-shares its definition. Nothing in here knows a rule: it only answers "what is printed on it".
+shares its definition. Nothing in here knows a rule: it only answers "what is printed on it",
+and refuses a data file whose texts fall outside the effect vocabulary (see ``NOTES.md``).
 """
 from __future__ import annotations
 
@@ -10,7 +11,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DATA = Path(__file__).parent / "data" / "cards.json"
-KEYWORDS = ("play", "continuous", "after_all", "defeated", "victorious", "cemetery")
+
+#: the moments a text can fire at (the rulebook's bold keywords, plus "play" and "continuous")
+MOMENTS = ("play", "continuous", "after_all", "defeated", "victorious", "cemetery")
+#: conditions in front of an effect: **Attacking**, **Defending**, "if you have a card in hand"
+CONDITIONS = (None, "attacking", "defending", "holding")
+#: effects that hold while their card is on the battlefield
+CONTINUOUS_ACTIONS = ("modify", "ignore_text", "limit_plays")
+#: effects that happen once, when their moment comes
+INSTANT_ACTIONS = ("play_another", "reveal_play", "draw", "discard_random", "next_attacker", "recover", "move_self")
+SOURCES = ("rulebook", "public", "house")
 
 
 @dataclass(frozen=True)
@@ -35,14 +45,30 @@ class CardDef:
         return any(fx["on"] == on for fx in self.effects)
 
 
+def check_effect(key: str, fx: dict) -> None:
+    """Raise ``ValueError`` when an effect primitive is outside the vocabulary."""
+    if fx.get("on") not in MOMENTS:
+        raise ValueError(f"{key}: unknown moment {fx.get('on')!r}")
+    if fx.get("if") not in CONDITIONS:
+        raise ValueError(f"{key}: unknown condition {fx.get('if')!r}")
+    if fx.get("do") in CONTINUOUS_ACTIONS:
+        if fx["on"] != "continuous":
+            raise ValueError(f"{key}: {fx['do']} is a continuous effect")
+    elif fx.get("do") not in INSTANT_ACTIONS:
+        raise ValueError(f"{key}: unknown action {fx.get('do')!r}")
+    elif fx["on"] == "continuous":
+        raise ValueError(f"{key}: {fx['do']} is an instant effect")
+
+
 def _load() -> tuple[list[str], dict[str, CardDef]]:
     raw = json.loads(DATA.read_text())
     factions = [f["key"] for f in raw["factions"]]
     defs = {}
     for c in raw["cards"]:
+        if c["faction"] not in factions or c["source"] not in SOURCES:
+            raise ValueError(f"{c['key']}: unknown faction or source")
         for fx in c["effects"]:
-            if fx["on"] not in KEYWORDS:
-                raise ValueError(f"{c['key']}: unknown keyword {fx['on']!r}")
+            check_effect(c["key"], fx)
         defs[c["key"]] = CardDef(
             key=c["key"], faction=c["faction"], name=c["name"], value=c["value"], text=c["text"],
             attribute=c["attribute"], frequency=c["frequency"], effects=tuple(c["effects"]),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from shared.canonical import clone
 from shared.rng import Rng
 
-from .cards import DECKS
+from .content import DECKS
 
 PUBLIC_AREAS = ("discard", "cemetery", "out", "revealed")
 

@@ -1,4 +1,5 @@
-"""A player's own piles: drawing, revealing and the reshuffle the moment a deck runs out.
+"""Card areas (Player Setup) and Reshuffling: a player's own piles, drawing, revealing, public
+moves between areas, and the reshuffle the moment a deck runs out.
 
 "If a player's deck is ever empty, immediately shuffle the discard to form a new deck": every
 helper that takes cards from a deck reshuffles in between, and ``settle`` runs after every

@@ -6,12 +6,13 @@ the moment its text is ignored.
 """
 from __future__ import annotations
 
-from .cards import card, value as printed_value
+from .content import card, value as printed_value
 from .table import attacking, opposed
 
 
 def condition_holds(state: dict, seat: int, fx: dict) -> bool:
-    """A bold condition keyword on an effect (**Attacking**, **Defending**) is met for ``seat``."""
+    """The condition in front of an effect is met for ``seat``: **Attacking**, **Defending**
+    (the side of the battle), or ``holding`` ("if you have a card in hand")."""
     cond = fx.get("if")
     if cond is None:
         return True
@@ -19,6 +20,8 @@ def condition_holds(state: dict, seat: int, fx: dict) -> bool:
         return attacking(state, seat)
     if cond == "defending":
         return not attacking(state, seat)
+    if cond == "holding":
+        return bool(state["zones"][seat]["hand"])
     raise ValueError(f"unknown condition {cond!r}")
 
 
@@ -47,7 +50,8 @@ def active_text(state: dict) -> set[str]:
     return {e["card"] for e in field if e["card"] not in ignored}
 
 
-def _matches(cid: str, fx: dict) -> bool:
+def matches_attribute(cid: str, fx: dict) -> bool:
+    """The card has the attribute an effect asks for (any card when it asks none)."""
     attr = fx.get("attribute")
     return attr is None or card(cid).attribute == attr
 
@@ -57,7 +61,7 @@ def _amount(state: dict, seat: int, fx: dict) -> int:
     if not per:
         return fx["amount"]
     zone = state["zones"][seat][per["zone"]]
-    return fx["amount"] * sum(1 for c in zone if _matches(c, per))
+    return fx["amount"] * sum(1 for c in zone if matches_attribute(c, per))
 
 
 def card_values(state: dict, active: set[str] | None = None) -> dict[str, int]:
@@ -84,7 +88,7 @@ def card_values(state: dict, active: set[str] | None = None) -> dict[str, int]:
                     hit = opposed(state, owner, e["seat"])
                 else:
                     raise ValueError(f"unknown target {target!r}")
-                if hit and _matches(e["card"], fx):
+                if hit and matches_attribute(e["card"], fx):
                     mods[e["card"]] += amount
     return {e["card"]: max(0, printed_value(e["card"]) + mods[e["card"]]) for e in field}
 

@@ -1,4 +1,4 @@
-"""Simultaneous effects: cards whose text triggers at the same moment.
+"""Simultaneous Effects: cards whose text triggers at the same moment.
 
 A *round* lists, per seat in clockwise order from the attacker, the cards triggered together
 (``[[seat, [[card, on], ...]], ...]``). The first seat with cards resolves one of them at a
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from shared.engine.game import Tx
 
-from .effects import distinct, enqueue_card
+from .card_text import distinct, enqueue_card
+from .combat_values import active_text
 from .table import clockwise_from
-from .values import active_text
 
 
 def start_round(tx: Tx, found: dict[int, list[list]]) -> bool:
@@ -48,7 +48,10 @@ def step(tx: Tx) -> None:
 
 
 def fire(tx: Tx, seat: int, cid: str) -> None:
-    """Resolve ``cid``'s triggered text (skipped when its text is ignored by then)."""
+    """Resolve ``cid``'s triggered text. An **After all cards are played** card is still on
+    the battlefield, so an opposing silencer there ignores it. Defeated, Victorious and
+    Cemetery texts fire after every card has left the battlefield, the silencers included: a
+    silencer that has left silences nothing, so they always resolve."""
     _, items = waiting(tx.state)
     on = next(o for c, o in items if c == cid)
     tx.emit("triggered", {"seat": seat, "card": cid, "on": on})

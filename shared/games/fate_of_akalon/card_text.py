@@ -1,10 +1,10 @@
-"""The card-effect vocabulary and its interpreter.
+"""Card Text: the effect vocabulary and its interpreter.
 
 Every card's text is a list of effect primitives in ``data/cards.json``; each primitive has a
 moment (``on``: play, continuous, after_all, defeated, victorious, cemetery), an optional
-condition (``if``: attacking / defending) and an action (``do``). This module interprets the
+condition (``if``: attacking / defending / holding a card) and an action (``do``). This module interprets the
 instant actions; the continuous ones (``modify``, ``ignore_text``, ``limit_plays``) are read
-straight off the battlefield by ``values``.
+straight off the battlefield by ``combat_values``.
 
 Instant effects wait in ``state["queue"]`` as ``{"card", "seat", "fx"}`` (``fx`` indexes the
 card's effect list) and resolve front first; a card played while resolving puts its own effects
@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from shared.engine.game import Tx
 
-from . import piles
-from .cards import card, kind
+from . import card_areas
+from .combat_values import active_text, condition_holds, matches_attribute, may_play_more
+from .content import card, kind
 from .table import opponents
-from .values import active_text, condition_holds, may_play_more
+
 
 def _pass() -> dict:
     return {"type": "pass"}
@@ -79,8 +80,9 @@ class Action:
 
 
 class PlayAnother(Action):
-    """"You may play another card" — from hand (optionally only a named card) or the top of
-    the discard; subject to any limit on how many cards the seat may play this battle."""
+    """"You may play another card" — from hand (optionally only a named card, or only a card
+    of one attribute) or the top of the discard; subject to any limit on how many cards the
+    seat may play this battle."""
 
     @staticmethod
     def options(state: dict, seat: int, fx: dict) -> list[str]:
@@ -88,14 +90,16 @@ class PlayAnother(Action):
         if fx["from"] == "discard":
             return z["discard"][:1]
         name = fx.get("name")
-        return distinct([c for c in z["hand"] if name is None or card(c).name == name])
+        return distinct([c for c in z["hand"]
+                         if (name is None or card(c).name == name) and matches_attribute(c, fx)])
 
     def run(self, tx, inst, fx):
         seat = inst["seat"]
         if not may_play_more(tx.state, seat):
             return
-        # Asked whenever the source pile has cards, even if none fits a name filter: whether
-        # a Goblin's owner holds a Hobgoblin must stay secret (the answer is then "pass").
+        # Asked whenever the source pile has cards, even if none fits a name or attribute
+        # filter: whether a Goblin's owner holds a Hobgoblin must stay secret (the answer is
+        # then "pass").
         if tx.state["zones"][seat][fx["from"]]:
             ask(tx, seat, inst)
 
@@ -109,28 +113,40 @@ class PlayAnother(Action):
 
 
 class RevealPlay(Action):
-    """Reveal the top ``count`` cards of the deck, play one (if still allowed), discard the rest."""
+    """Reveal the top ``count`` cards of the deck, play one (if still allowed), discard the rest.
+
+    "Play one of them and discard the others": the played card's own text resolves first, and
+    only then do the others go to the discard, so that text can never reach them (a Druid
+    played this way cannot play a card just revealed). The decision and the follow-up queue
+    item name exactly the cards this reveal showed.
+    """
 
     def run(self, tx, inst, fx):
         seat = inst["seat"]
-        shown = piles.reveal(tx, seat, fx["count"])
+        if "rest" in inst:  # the follow-up: the played card's text is done
+            card_areas.move(tx, seat, inst["rest"], "revealed", "discard")
+            return
+        shown = card_areas.reveal(tx, seat, fx["count"])
         if shown and may_play_more(tx.state, seat):
-            ask(tx, seat, inst)
+            ask(tx, seat, dict(inst, shown=shown))
         else:
-            piles.move(tx, seat, shown, "revealed", "discard")
+            card_areas.move(tx, seat, shown, "revealed", "discard")
 
     def moves(self, state, decision, fx):
-        return [{"type": "play", "card": c} for c in distinct(state["zones"][decision["seat"]]["revealed"])]
+        return [{"type": "play", "card": c} for c in distinct(decision["inst"]["shown"])]
 
     def choose(self, tx, decision, fx, move):
-        seat = decision["seat"]
+        seat, inst = decision["seat"], decision["inst"]
+        rest = [c for c in inst["shown"] if c != move["card"]]
+        if rest:
+            follow_up = {"card": inst["card"], "seat": seat, "fx": inst["fx"], "rest": rest}
+            tx.emit("enqueue", {"items": [follow_up]})
         play_card(tx, seat, move["card"], "revealed")
-        piles.move(tx, seat, list(tx.state["zones"][seat]["revealed"]), "revealed", "discard")
 
 
 class Draw(Action):
     def run(self, tx, inst, fx):
-        piles.draw(tx, inst["seat"], fx["count"])
+        card_areas.draw(tx, inst["seat"], fx["count"])
 
 
 def _target_moves(state: dict, seat: int) -> list[dict]:
@@ -157,7 +173,7 @@ class DiscardRandom(Action):
     def hit(tx: Tx, target: int) -> None:
         hand = tx.state["zones"][target]["hand"]
         if hand:
-            piles.move(tx, target, [hand[tx.rng.randbelow(len(hand))]], "hand", "discard")
+            card_areas.move(tx, target, [hand[tx.rng.randbelow(len(hand))]], "hand", "discard")
 
 
 class NextAttacker(Action):
@@ -210,7 +226,7 @@ class Recover(Action):
 
     def choose(self, tx, decision, fx, move):
         if move["type"] == "recover":
-            piles.move(tx, decision["seat"], [move["card"]], "cemetery", "discard")
+            card_areas.move(tx, decision["seat"], [move["card"]], "cemetery", "discard")
 
 
 class MoveSelf(Action):
@@ -221,7 +237,7 @@ class MoveSelf(Action):
         z = tx.state["zones"][seat]
         for area in ("cemetery", "discard", "hand", "revealed"):
             if cid in z[area] and area != fx["to"]:
-                piles.move(tx, seat, [cid], area, fx["to"])
+                card_areas.move(tx, seat, [cid], area, fx["to"])
                 return
 
 

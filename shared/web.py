@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 from .auth import Principal, Tokens
 from .canonical import dumps
 from .config import Config
+from .limits import install as install_limits
 
 PROBLEM = "application/problem+json"
 
@@ -59,12 +60,16 @@ def create_base_app(name: str, config: Config, client: redis.Redis, version: str
     )
     app.extensions["config"] = config
     app.extensions["redis"] = client
-    app.extensions["tokens"] = Tokens(config.auth_secret)
+    app.extensions["tokens"] = Tokens(config.auth_secret, client)
     api = Api(app)
+    install_limits(app, config.redis_url)
 
     @app.errorhandler(ApiError)
     def _api_error(err: ApiError):
-        return problem(err.status, err.title, err.detail, err.slug, **err.extra)
+        answer = problem(err.status, err.title, err.detail, err.slug, **err.extra)
+        if "retry_after" in err.extra:
+            answer.headers["Retry-After"] = str(err.extra["retry_after"])
+        return answer
 
     app.register_error_handler(HTTPException, _http_error)
 
@@ -96,9 +101,10 @@ def principal(required: bool) -> Principal | None:
         header = request.headers.get("Authorization")
         from flask import current_app
 
-        g.principal = current_app.extensions["tokens"].from_header(header)
-        if header and g.principal is None:
-            raise ApiError(401, "Unauthorized", "the bearer token is not valid", "invalid-token")
+        who = current_app.extensions["tokens"].from_header(header)
+        if header and who is None:
+            raise ApiError(401, "Unauthorized", "the bearer token is not valid, expired or revoked", "invalid-token")
+        g.principal = who
     if required and g.principal is None:
         raise ApiError(401, "Unauthorized", "this request needs 'Authorization: Bearer <token>'", "missing-token")
     return g.principal

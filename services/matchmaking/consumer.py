@@ -1,5 +1,7 @@
-"""Matchmaking's background process (``python -m services.matchmaking.consumer``): queue waves
-every ``WAVE_S`` seconds and ratings from the scoring service's ratings-updated stream."""
+"""Matchmaking's background process (``python -m services.matchmaking.consumer``): queue waves and
+the sweep of lapsed invitations and idle tables every ``WAVE_S`` seconds, ratings from the scoring
+service's ratings-updated stream, and the rules service's player notices fanned out to each
+player's inbox (``GET /v1/players/me/stream``)."""
 from __future__ import annotations
 
 import logging
@@ -12,6 +14,7 @@ import redis
 
 from shared.config import load
 from shared.engine import registry
+from shared.notices import PLAYER_NOTICES
 from shared.streams import RATINGS_UPDATED, Consumer
 
 from .app import build
@@ -24,20 +27,27 @@ def main() -> None:
     config = load()
     registry.load_all()
     client = redis.Redis.from_url(config.redis_url)
-    queue = build(client, config)["queue"]
+    parts = build(client, config)
+    queue, tables, inbox = parts["queue"], parts["tables"], parts["inbox"]
     ratings = Consumer(client, RATINGS_UPDATED, "matchmaking", lambda _id, m: queue.rating_updated(m))
+    notices = Consumer(client, PLAYER_NOTICES, "matchmaking", lambda _id, m: inbox.fan_out(m))
     wave_s = float(os.environ.get("WAVE_S", "2"))
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
     next_wave = 0.0
     while not stop.is_set():
-        ratings.poll(block_ms=250)
+        ratings.poll(block_ms=50)
+        notices.poll(block_ms=200)
         if time.time() >= next_wave:
             try:
                 queue.wave_all()
             except Exception:
                 log.exception("queue wave failed")
+            try:
+                tables.sweep()
+            except Exception:
+                log.exception("table sweep failed")
             next_wave = time.time() + wave_s
 
 

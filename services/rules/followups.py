@@ -8,6 +8,7 @@ from rq import Queue
 
 from shared.config import Config
 from shared.matches import Matches
+from shared.notices import publish_notice
 from shared.streams import MATCHES_FINISHED, publish
 
 AWAITING_BOTS = "rules:awaiting-bots"  # sorted set: match id -> when its bot turn was enqueued
@@ -35,6 +36,7 @@ class Followups:
             self.r.zadd(AWAITING_BOTS, {match_id: time.time()})
         elif any(c != "human" for c in mstate["controllers"]):
             self.r.zrem(AWAITING_BOTS, match_id)
+        publish_notice(self.r, mstate, Matches.to_act(mstate))
         if mstate["status"] != "active":
             self.publish_finished(mstate)
 

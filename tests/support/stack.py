@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,11 +112,26 @@ class Client:
 
     @classmethod
     def register(cls, stack: Stack, name: str) -> "Client":
+        """A new player named ``name`` plus a short unique suffix (names are unique per server)."""
+        name = f"{name[:24]}-{uuid.uuid4().hex[:6]}"
         r = requests.post(f"{stack.mm}/v1/players", json={"name": name}, timeout=30)
         assert r.status_code == 201, r.text
         c = cls(stack, r.json()["token"])
         c.player_id = r.json()["player_id"]
         return c
+
+
+def seat_players(host: Client, body: dict, guests: list[Client]) -> str:
+    """Create a table that invites ``guests`` (the seats name them) and have each accept; the match id."""
+    r = host.post(f"{host.stack.mm}/v1/tables", json=body)
+    assert r.status_code == 201, r.text
+    if "match_id" in r.json():
+        return r.json()["match_id"]
+    for guest in guests:
+        joined = guest.post(f"{host.stack.mm}/v1/tables/{r.json()['table_id']}/join", json={})
+        assert joined.status_code == 200, joined.text
+    assert joined.json()["status"] == "started", joined.text
+    return joined.json()["match_id"]
 
 
 def wait_for(predicate, timeout: float = 60, interval: float = 0.1, what: str = "condition"):

@@ -13,6 +13,7 @@ import os
 import random
 import sys
 import time
+import uuid
 
 import requests
 
@@ -35,7 +36,12 @@ def main() -> int:
         print(f"unknown game {args.game!r}; the server hosts: {', '.join(games)}")
         return 2
     players = args.players or min(3, games[args.game]["max_players"])
-    me = http.post(f"{args.matchmaking}/v1/players", json={"name": "demo"}, timeout=10).json()
+    registered = http.post(f"{args.matchmaking}/v1/players", json={"name": f"demo-{uuid.uuid4().hex[:8]}"},
+                           timeout=10)
+    if registered.status_code != 201:  # names are unique: a clash with an earlier demo player
+        print(f"could not register: {registered.status_code} {registered.text}")
+        return 1
+    me = registered.json()
     auth = {"Authorization": f"Bearer {me['token']}"}
     seats = [{"player_id": me["player_id"]}] + [{"bot": args.bot}] * (players - 1)
     table = http.post(f"{args.matchmaking}/v1/tables", json={"game": args.game, "seats": seats}, headers=auth, timeout=60)

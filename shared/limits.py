@@ -1,18 +1,21 @@
 """Rate limits on writes and streams, per player token and per client address (flask-limiter).
 
-Four application-wide limits, each kept in the service's Redis (``storage_uri``):
+A request with a player's token counts against that player (all its tokens together); a request
+without a valid token counts against its client address. One counter per request (one Redis round
+trip, in the service's Redis via ``storage_uri``), four application-wide limits:
 
 | variable | default | counts |
 |---|---|---|
-| ``RATE_LIMIT_WRITES_PER_TOKEN`` | ``1200/minute`` | POST, PUT, PATCH, DELETE by one player (all its tokens) |
-| ``RATE_LIMIT_WRITES_PER_ADDRESS`` | ``6000/minute`` | the same, by one client address |
+| ``RATE_LIMIT_WRITES_PER_TOKEN`` | ``3000/minute`` | POST, PUT, PATCH, DELETE by one player |
+| ``RATE_LIMIT_WRITES_PER_ADDRESS`` | ``60000/minute`` | writes without a token (registration) from one address |
 | ``RATE_LIMIT_STREAMS_PER_TOKEN`` | ``120/minute`` | SSE streams opened by one player |
-| ``RATE_LIMIT_STREAMS_PER_ADDRESS`` | ``3000/minute`` | SSE streams opened from one client address |
+| ``RATE_LIMIT_STREAMS_PER_ADDRESS`` | ``3000/minute`` | SSE streams opened without a token from one address |
 
-``RATE_LIMITS=off`` disables them. The rules service's bot tokens are exempt (they are minted with
-the shared secret for one seat of one match). A breach answers 429 problem+json with ``Retry-After``
-(seconds). Reads other than streams are not limited. When Redis cannot be reached the limits are
-skipped (the request then meets Redis itself and answers for that).
+Accounts are made without a token, so the address limit bounds how fast one client makes players
+and the token limit bounds each player. ``RATE_LIMITS=off`` disables them. The rules service's bot
+tokens are exempt (minted with the shared secret for one seat of one match). A breach answers 429
+problem+json with ``Retry-After`` (seconds). Reads other than streams are not limited. When Redis
+cannot be reached the limits are skipped (the request then meets Redis itself and answers for that).
 """
 from __future__ import annotations
 
@@ -25,8 +28,8 @@ from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded, RequestL
 
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
 DEFAULTS = {
-    "RATE_LIMIT_WRITES_PER_TOKEN": "1200/minute",
-    "RATE_LIMIT_WRITES_PER_ADDRESS": "6000/minute",
+    "RATE_LIMIT_WRITES_PER_TOKEN": "3000/minute",
+    "RATE_LIMIT_WRITES_PER_ADDRESS": "60000/minute",
     "RATE_LIMIT_STREAMS_PER_TOKEN": "120/minute",
     "RATE_LIMIT_STREAMS_PER_ADDRESS": "3000/minute",
 }
@@ -54,11 +57,6 @@ def _is_write() -> bool:
     return request.method in WRITES
 
 
-def _is_bot() -> bool:
-    who = _caller()
-    return who is not None and who.is_bot
-
-
 def _player_key() -> str:
     who = _caller()
     return f"player:{who.player_id}" if who is not None and who.player_id else ""
@@ -68,9 +66,17 @@ def _address_key() -> str:
     return f"address:{request.remote_addr or 'unknown'}"
 
 
+def _anonymous() -> bool:
+    return _caller() is None
+
+
 def _limit(setting: str, key, scope: str, applies) -> ApplicationLimit:
+    by_player = key is _player_key
+
     def exempt() -> bool:
-        return not applies() or _is_bot() or not key()
+        if not applies():
+            return True
+        return not key() if by_player else not _anonymous()
 
     return ApplicationLimit(lambda: _setting(setting), key_function=key, scope=scope, exempt_when=exempt)
 

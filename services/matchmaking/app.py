@@ -61,6 +61,7 @@ class PlayersResource(MethodView):
 @blp.route("/players/me/token")
 class TokenResource(MethodView):
     @blp.response(201, s.TokenOut)
+    @blp.alt_response(401, description="no valid token", content_type=PROBLEM)
     def post(self):
         """Rotate your token: the answer holds a new one; every older token of yours stops working at once."""
         player_id = _player_id()
@@ -75,7 +76,9 @@ class PlayerStreamResource(MethodView):
         "invitation, invitation_expired, invitation_withdrawn, invitation_declined (to the host), "
         "match_started, your_turn, match_ended. Resumable with Last-Event-ID (or ?after=); without it, "
         "only new events. Keep-alive comments when quiet."), "content": {"text/event-stream": {}}},
-        400: {"description": "a bad Last-Event-ID", "content": {PROBLEM: {}}}})
+        400: {"description": "a bad Last-Event-ID", "content": {PROBLEM: {}}},
+        401: {"description": "no valid token", "content": {PROBLEM: {}}},
+        429: {"description": "too many streams opened (Retry-After)", "content": {PROBLEM: {}}}})
     def get(self):
         """Your events across every match and table, as server-sent events (token required)."""
         player_id = _player_id()
@@ -148,11 +151,14 @@ class TablesResource(MethodView):
 @blp.route("/tables/<table_id>")
 class TableResource(MethodView):
     @blp.response(200, s.TableOut)
+    @blp.alt_response(404, description="no such table", content_type=PROBLEM)
     def get(self, table_id):
-        """One table."""
+        """One table: status open (waiting), starting, started (with match_id), expired or cancelled."""
         return Tables.present(_ext("tables").get(table_id))
 
     @blp.response(204)
+    @blp.alt_response(403, description="only the host cancels a table", content_type=PROBLEM)
+    @blp.alt_response(409, description="the table is no longer open", content_type=PROBLEM)
     def delete(self, table_id):
         """The host cancels a table that has not started; pending invitations are withdrawn."""
         _ext("tables").cancel(table_id, _player_id())
@@ -162,6 +168,8 @@ class TableResource(MethodView):
 class JoinResource(MethodView):
     @blp.arguments(s.JoinIn)
     @blp.response(200, s.TableOut)
+    @blp.alt_response(404, description="no such table", content_type=PROBLEM)
+    @blp.alt_response(409, description="the table is closed, full, or the seat is not yours to take", content_type=PROBLEM)
     def post(self, body, table_id):
         """Accept your invitation (take the seat reserved for you) or take an open seat (a given one, or
         the first). When this fills the last seat the match starts (answer has match_id)."""
@@ -171,6 +179,8 @@ class JoinResource(MethodView):
 @blp.route("/tables/<table_id>/decline")
 class DeclineResource(MethodView):
     @blp.response(200, s.TableOut)
+    @blp.alt_response(404, description="no such table", content_type=PROBLEM)
+    @blp.alt_response(409, description="no pending invitation of yours at this table", content_type=PROBLEM)
     def post(self, table_id):
         """Decline your invitation: the seat becomes open and the host is told."""
         return _ext("tables").decline(table_id, _player_id())
@@ -188,6 +198,9 @@ class LeaveResource(MethodView):
 class StartResource(MethodView):
     @blp.arguments(s.StartIn)
     @blp.response(200, s.TableOut)
+    @blp.alt_response(403, description="only the host starts a table", content_type=PROBLEM)
+    @blp.alt_response(409, description="the table is closed, a seat is open without fill_with_bots, or an invitation "
+                      "is pending", content_type=PROBLEM)
     def post(self, body, table_id):
         """The host starts the table; open seats are filled with bots of the given level if asked. Refused
         (409) while an invitation is pending: a reserved seat is never filled without its invitee."""

@@ -186,3 +186,26 @@ def test_a_rotated_token_is_refused_by_the_rules_service_too(stack):
     r = requests.get(f"{stack.rules}/v1/matches/{match_id}/legal-moves", headers={"Authorization": f"Bearer {old}"},
                      timeout=30)
     assert r.status_code == 401 and r.headers["Content-Type"].startswith(PROBLEM)
+
+
+def test_the_example_stream_bot_accepts_an_invitation_and_plays_a_match_to_the_end(stack):
+    """scripts/stream_bot.py, the documented example: it learns of everything through its stream."""
+    from scripts.stream_bot import StreamBot
+
+    host, account = Client.register(stack, "sb-host"), Client.register(stack, "sb-account")
+    bot = StreamBot(stack.mm, stack.rules, account.token, seed=7, log=lambda _m: None)
+    result = {}
+    runner = threading.Thread(target=lambda: result.update(ended=bot.run(matches=1)), daemon=True)
+    runner.start()
+    assert bot.connected.wait(30), "the bot did not connect"
+    table = host.post(f"{stack.mm}/v1/tables", json={"game": "duel", "options": {"rounds": 2}, "seats": [
+        {"player_id": account.player_id}, {"bot": "random"}]}).json()
+    runner.join(120)
+    assert not runner.is_alive(), "the stream bot did not finish its match"
+    match_id = requests.get(f"{stack.mm}/v1/tables/{table['table_id']}").json()["match_id"]
+    assert result["ended"] == [match_id]
+    match = requests.get(f"{stack.rules}/v1/matches/{match_id}").json()
+    assert match["status"] == "finished" and not match["seats"][0].get("abandoned")
+    events = requests.get(f"{stack.rules}/v1/matches/{match_id}/events", params={"limit": 1000}).json()["events"]
+    assert any(e["type"] == "committed" and e["data"]["seat"] == 0 for e in events)
+

@@ -95,6 +95,8 @@ def install(app: Flask, storage_uri: str) -> Limiter | None:
     """Apply the limits to every route of ``app`` (None when ``RATE_LIMITS=off``)."""
     if os.environ.get("RATE_LIMITS", "on").lower() in ("off", "0", "false", "no"):
         return None
+    if storage_uri.startswith("unix://"):  # redis-py's spelling of a socket; the limits library's is this
+        storage_uri = "redis+" + storage_uri
     limiter = Limiter(
         _address_key, app=app, storage_uri=storage_uri, strategy="fixed-window", key_prefix=f"ratelimit:{app.name}",
         headers_enabled=False, swallow_errors=True, on_breach=_breach,

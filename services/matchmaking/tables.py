@@ -210,6 +210,9 @@ class Tables:
         if table["status"] != "open":
             return []
         notices: list[Notice] = []
+        if "updated_at" not in table:  # made before invitations existed: its seats were never consented to
+            table["status"] = "expired"
+            return []
         if table["updated_at"] + self.limits.table_idle_s <= now:
             table["status"] = "expired"
             return [(s["invited"], "invitation_expired", {"table_id": table["table_id"], "seat": i})

@@ -14,6 +14,7 @@ import random
 import sys
 import time
 from contextlib import closing
+import uuid
 
 from tabletop_client import ApiProblem, Tabletop
 
@@ -42,7 +43,7 @@ def main() -> int:
         print(f"unknown game {args.game!r}; the server hosts: {', '.join(games)}")
         return 2
     players = args.players or min(3, games[args.game]["max_players"])
-    me = api.register("demo")
+    me = api.register(f"demo-{uuid.uuid4().hex[:8]}")  # names are unique
     seats = [{"player_id": me.player_id}] + [{"bot": args.bot}] * (players - 1)
     try:
         match_id = api.create_table(args.game, seats)["match_id"]

@@ -1,13 +1,39 @@
 """Bearer tokens, signed so that every service can check them without sharing storage.
 
-A player token names a player (``{"p": player_id}``); a bot token names one seat of one match
-(``{"b": level, "m": match_id, "s": seat}``) and is minted by the bot workers for the seat they play.
+A player token names a player, the token generation it belongs to and when it expires
+(``{"p": player_id, "g": generation, "x": expires_at}``); a bot token names one seat of one match
+and when it expires (``{"b": level, "m": match_id, "s": seat, "x": expires_at}``).
+
+Expiry is checked from the token itself (``TOKEN_TTL_S``, 30 days by default). Revocation costs at
+most one Redis read: rotating a player's token (``Tokens.rotate``) increments the player's generation
+(``auth:token-gen:{player_id}``, absent = 0), and a token is valid only while its generation is the
+current one, so every older token of that player is revoked at once. Every service that verifies
+tokens (matchmaking, rules, scoring) shares ``AUTH_SECRET`` and the Redis that holds the generations.
+Bot tokens name one seat of one match and expire after ``BOT_TOKEN_TTL_S`` (10 minutes by default):
+the rules service mints one for each bot job, so bot workers hold no signing key and a token taken
+from a job acts for that seat of that match only, and not for long.
 """
 from __future__ import annotations
 
+import os
+import time
 from dataclasses import dataclass
+from typing import Callable
 
+import redis
 from itsdangerous import BadSignature, URLSafeSerializer
+
+DEFAULT_TOKEN_TTL_S = 30 * 24 * 3600
+DEFAULT_BOT_TOKEN_TTL_S = 600
+
+
+def generation_key(player_id: str) -> str:
+    return f"auth:token-gen:{player_id}"
+
+
+def token_ttl_s() -> float:
+    """The lifetime of a player token, from ``TOKEN_TTL_S``."""
+    return float(os.environ.get("TOKEN_TTL_S", DEFAULT_TOKEN_TTL_S))
 
 
 @dataclass(frozen=True)
@@ -16,6 +42,7 @@ class Principal:
     bot_match: str | None = None
     bot_seat: int | None = None
     bot_level: str | None = None
+    expires_at: float | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -23,14 +50,31 @@ class Principal:
 
 
 class Tokens:
-    def __init__(self, secret: str):
+    """Mints and verifies bearer tokens. ``client``: the Redis holding token generations (without
+    one, revocation is not checked: only minting bot tokens needs no Redis)."""
+
+    def __init__(self, secret: str, client: redis.Redis | None = None, *, ttl_s: float | None = None,
+                 clock: Callable[[], float] = time.time):
         self._s = URLSafeSerializer(secret, salt="bearer-v1")
+        self.r = client
+        self.ttl_s = token_ttl_s() if ttl_s is None else ttl_s
+        self.clock = clock
 
-    def for_player(self, player_id: str) -> str:
-        return self._s.dumps({"p": player_id})
+    def _generation(self, player_id: str) -> int:
+        raw = self.r.get(generation_key(player_id)) if self.r is not None else None
+        return int(raw) if raw is not None else 0
 
-    def for_bot(self, match_id: str, seat: int, level: str) -> str:
-        return self._s.dumps({"b": level, "m": match_id, "s": seat})
+    def for_player(self, player_id: str, generation: int | None = None) -> str:
+        gen = self._generation(player_id) if generation is None else generation
+        return self._s.dumps({"p": player_id, "g": gen, "x": int(self.clock() + self.ttl_s)})
+
+    def rotate(self, player_id: str) -> str:
+        """A new token for the player; every older token of the player stops working."""
+        return self.for_player(player_id, int(self.r.incr(generation_key(player_id))))
+
+    def for_bot(self, match_id: str, seat: int, level: str, ttl_s: float | None = None) -> str:
+        ttl = float(os.environ.get("BOT_TOKEN_TTL_S", DEFAULT_BOT_TOKEN_TTL_S)) if ttl_s is None else ttl_s
+        return self._s.dumps({"b": level, "m": match_id, "s": seat, "x": int(self.clock() + ttl)})
 
     def verify(self, token: str) -> Principal | None:
         try:
@@ -39,10 +83,24 @@ class Tokens:
             return None
         if not isinstance(raw, dict):
             return None
-        if "p" in raw:
-            return Principal(player_id=str(raw["p"]))
-        if "m" in raw:
-            return Principal(bot_match=str(raw["m"]), bot_seat=int(raw["s"]), bot_level=str(raw["b"]))
+        try:
+            if "p" in raw:
+                expires_at, generation = raw["x"], raw["g"]
+                if not isinstance(expires_at, int) or not isinstance(generation, int):
+                    return None
+                if expires_at <= self.clock():
+                    return None
+                player_id = str(raw["p"])
+                if self.r is not None and generation != self._generation(player_id):
+                    return None
+                return Principal(player_id=player_id, expires_at=float(expires_at))
+            if "m" in raw:
+                if not isinstance(raw["x"], int) or raw["x"] <= self.clock():
+                    return None
+                return Principal(bot_match=str(raw["m"]), bot_seat=int(raw["s"]), bot_level=str(raw["b"]),
+                                 expires_at=float(raw["x"]))
+        except (KeyError, TypeError, ValueError):
+            return None
         return None
 
     def from_header(self, header: str | None) -> Principal | None:

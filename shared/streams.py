@@ -20,6 +20,7 @@ from typing import Callable
 import redis
 
 from .canonical import dumps, loads
+from .notices import PLAYER_NOTICES
 from .resilience import run_until_stopped
 
 MATCHES_FORMED = "stream:matches:formed"
@@ -31,6 +32,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     MATCHES_FORMED: ("rules",),
     MATCHES_FINISHED: ("scoring", "rules-index"),
     RATINGS_UPDATED: ("matchmaking",),
+    PLAYER_NOTICES: ("matchmaking",),
 }
 
 log = logging.getLogger(__name__)

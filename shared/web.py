@@ -25,6 +25,7 @@ from . import apidocs
 from .auth import Principal, Tokens
 from .canonical import dumps
 from .config import Config
+from .limits import install as install_limits
 
 PROBLEM = "application/problem+json"
 MAX_JSON_DEPTH = 32          # no request body of the API nests deeper than a few levels
@@ -234,16 +235,20 @@ def create_base_app(name: str, config: Config, client: redis.Redis, version: str
     )
     app.extensions["config"] = config
     app.extensions["redis"] = client
-    app.extensions["tokens"] = Tokens(config.auth_secret)
+    app.extensions["tokens"] = Tokens(config.auth_secret, client)
     apidocs.configure(app)  # /docs: Swagger UI with local assets
     api = ProblemApi(app, spec_kwargs={"extra_plugins": [ProblemResponsesPlugin()]})
     app.before_request(check_url_length)
     app.before_request(check_json_body)
+    install_limits(app, config.redis_url)
 
     @app.errorhandler(ApiError)
     def _api_error(err: ApiError):
         headers = {"Retry-After": str(REDIS_RETRY_AFTER_S)} if err.status == 503 else None
-        return problem(err.status, err.title, err.detail, err.slug, headers=headers, **err.extra)
+        answer = problem(err.status, err.title, err.detail, err.slug, headers=headers, **err.extra)
+        if "retry_after" in err.extra:
+            answer.headers["Retry-After"] = str(err.extra["retry_after"])
+        return answer
 
     app.register_error_handler(HTTPException, _http_error)
     for outage in REDIS_OUTAGE:
@@ -266,9 +271,10 @@ def principal(required: bool) -> Principal | None:
     """The caller, from the bearer token; 401 when required and missing or invalid."""
     if "principal" not in g:
         header = request.headers.get("Authorization")
-        g.principal = current_app.extensions["tokens"].from_header(header)
-        if header and g.principal is None:
-            raise ApiError(401, "Unauthorized", "the bearer token is not valid", "invalid-token")
+        who = current_app.extensions["tokens"].from_header(header)
+        if header and who is None:
+            raise ApiError(401, "Unauthorized", "the bearer token is not valid, expired or revoked", "invalid-token")
+        g.principal = who
     if required and g.principal is None:
         raise ApiError(401, "Unauthorized", "this request needs 'Authorization: Bearer <token>'", "missing-token")
     return g.principal

@@ -1,19 +1,25 @@
 """The matchmaking service: players and tokens, games, tables and the queue."""
 from __future__ import annotations
 
+import time
+from urllib.parse import urlencode
+
 import redis
-from flask import current_app
+from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from shared.canonical import dumps
 from shared.config import Config, load
 from shared.engine import registry
-from shared.web import ApiError, create_base_app, principal
+from shared.web import PROBLEM, ApiError, create_base_app, principal
 
 from . import schemas as s
 from .forming import Former
+from .inbox import Inbox, parse_last_event_id
 from .players import Players
 from .queue import Queue
+from .settings import Limits
 from .tables import Tables
 
 blp = Blueprint("matchmaking", __name__, url_prefix="/v1", description="Players, games, tables and the queue")
@@ -42,11 +48,58 @@ class GamesResource(MethodView):
 class PlayersResource(MethodView):
     @blp.arguments(s.PlayerIn)
     @blp.response(201, s.PlayerOut)
+    @blp.alt_response(409, description="the name is taken", content_type=PROBLEM)
+    @blp.alt_response(422, description="the name is invalid (the reason in detail)", content_type=PROBLEM)
     def post(self, body):
-        """Register a player; the answer holds its bearer token (keep it secret)."""
+        """Register a player; the answer holds its bearer token (keep it secret; it expires after
+        TOKEN_TTL_S, 30 days by default)."""
         player = _ext("players").create(body["name"])
-        player["token"] = _ext("tokens").for_player(player["player_id"])
-        return player
+        token = _ext("tokens").for_player(player["player_id"])
+        return {**player, "token": token, "token_expires_at": _ext("tokens").verify(token).expires_at}
+
+
+@blp.route("/players/me/token")
+class TokenResource(MethodView):
+    @blp.response(201, s.TokenOut)
+    @blp.alt_response(401, description="no valid token", content_type=PROBLEM)
+    def post(self):
+        """Rotate your token: the answer holds a new one; every older token of yours stops working at once."""
+        player_id = _player_id()
+        token = _ext("tokens").rotate(player_id)
+        return {"player_id": player_id, "token": token, "token_expires_at": _ext("tokens").verify(token).expires_at}
+
+
+@blp.route("/players/me/stream")
+class PlayerStreamResource(MethodView):
+    @blp.doc(responses={200: {"description": (
+        "text/event-stream, one message per event (id = the event's id; event = its type; data = JSON): "
+        "invitation, invitation_expired, invitation_withdrawn, invitation_declined (to the host), "
+        "match_started, your_turn, match_ended. Resumable with Last-Event-ID (or ?after=); without it, "
+        "only new events. Keep-alive comments when quiet."), "content": {"text/event-stream": {}}},
+        400: {"description": "a bad Last-Event-ID", "content": {PROBLEM: {}}},
+        401: {"description": "no valid token", "content": {PROBLEM: {}}},
+        429: {"description": "too many streams opened (Retry-After)", "content": {PROBLEM: {}}}})
+    def get(self):
+        """Your events across every match and table, as server-sent events (token required)."""
+        player_id = _player_id()
+        inbox = _ext("inbox")
+        raw = request.headers.get("Last-Event-ID") or request.args.get("after")
+        after = parse_last_event_id(raw) if raw else inbox.head(player_id)
+        block_ms = max(1, int(_ext("limits").sse_keepalive_s * 1000))
+
+        def events():
+            nonlocal after
+            yield ": connected\n\n"
+            while True:
+                got = inbox.read(player_id, after, block_ms=block_ms)
+                for entry_id, kind, data in got:
+                    yield f"id: {entry_id}\nevent: {kind}\ndata: {dumps(data)}\n\n"
+                    after = entry_id
+                if not got:
+                    yield f": keep-alive {int(time.time())}\n\n"
+
+        return Response(stream_with_context(events()), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
 @blp.route("/players/<player_id>")
@@ -64,33 +117,73 @@ class PlayerResource(MethodView):
 class TablesResource(MethodView):
     @blp.arguments(s.TableIn)
     @blp.response(201, s.TableOut)
+    @blp.alt_response(422, description="unknown game, bad seat count, bad options or seats", content_type=PROBLEM)
+    @blp.alt_response(429, description="you host the most open tables allowed (MAX_OPEN_TABLES)", content_type=PROBLEM)
     def post(self, body):
-        """Seat players and bots. All seats filled: the match starts (answer has match_id). Open seats:
-        the table waits for players (answer has table_id, status "open")."""
+        """Create a table. Seats: yourself ({"player_id": your id}), bots, open seats, and other players,
+        who are invited (the seat is reserved for them until INVITE_TTL_S passes; they sit by
+        POST /v1/tables/{id}/join or decline). Only you and bots: the match starts at once (answer has
+        match_id). Otherwise the table is open (answer has table_id, status "open") and the match starts
+        when every seat is taken, or when you start it with bots in the open seats."""
         return _ext("tables").create(_player_id(), body)
 
     @blp.arguments(s.TablesArgs, location="query")
-    @blp.response(200, s.TableOut(many=True))
+    @blp.response(200, s.TableOut(many=True), headers={
+        "X-Next-Cursor": {"description": "the cursor of the next page (absent on the last page)",
+                          "schema": {"type": "string"}},
+        "Link": {"description": 'the next page as <url>; rel="next" (absent on the last page)',
+                 "schema": {"type": "string"}}})
     def get(self, args):
-        """Tables waiting for players."""
-        return _ext("tables").list_open(args.get("game"))
+        """Open tables, oldest first, one page (a JSON list, as before paging existed). Filters: game,
+        host, invited=me. Paging: limit (at most 200) and cursor; the next page's cursor is in the
+        X-Next-Cursor header and the Link header (rel="next")."""
+        invited = _player_id() if args.get("invited") == "me" else None
+        page, next_cursor = _ext("tables").list_open(game=args.get("game"), host=args.get("host"), invited=invited,
+                                                     cursor=args.get("cursor"), limit=args["limit"])
+        headers = {}
+        if next_cursor:
+            query = {k: v for k, v in request.args.items() if k != "cursor"}
+            query.update(cursor=next_cursor, limit=args["limit"])
+            headers = {"X-Next-Cursor": next_cursor, "Link": f'<{request.base_url}?{urlencode(query)}>; rel="next"'}
+        return page, 200, headers
 
 
 @blp.route("/tables/<table_id>")
 class TableResource(MethodView):
     @blp.response(200, s.TableOut)
+    @blp.alt_response(404, description="no such table", content_type=PROBLEM)
     def get(self, table_id):
-        """One table."""
+        """One table: status open (waiting), starting, started (with match_id), expired or cancelled."""
         return Tables.present(_ext("tables").get(table_id))
+
+    @blp.response(204)
+    @blp.alt_response(403, description="only the host cancels a table", content_type=PROBLEM)
+    @blp.alt_response(409, description="the table is no longer open", content_type=PROBLEM)
+    def delete(self, table_id):
+        """The host cancels a table that has not started; pending invitations are withdrawn."""
+        _ext("tables").cancel(table_id, _player_id())
 
 
 @blp.route("/tables/<table_id>/join")
 class JoinResource(MethodView):
     @blp.arguments(s.JoinIn)
     @blp.response(200, s.TableOut)
+    @blp.alt_response(404, description="no such table", content_type=PROBLEM)
+    @blp.alt_response(409, description="the table is closed, full, or the seat is not yours to take", content_type=PROBLEM)
     def post(self, body, table_id):
-        """Take an open seat (a given one, or the first)."""
+        """Accept your invitation (take the seat reserved for you) or take an open seat (a given one, or
+        the first). When this fills the last seat the match starts (answer has match_id)."""
         return _ext("tables").join(table_id, _player_id(), body.get("seat"))
+
+
+@blp.route("/tables/<table_id>/decline")
+class DeclineResource(MethodView):
+    @blp.response(200, s.TableOut)
+    @blp.alt_response(404, description="no such table", content_type=PROBLEM)
+    @blp.alt_response(409, description="no pending invitation of yours at this table", content_type=PROBLEM)
+    def post(self, table_id):
+        """Decline your invitation: the seat becomes open and the host is told."""
+        return _ext("tables").decline(table_id, _player_id())
 
 
 @blp.route("/tables/<table_id>/leave")
@@ -105,8 +198,12 @@ class LeaveResource(MethodView):
 class StartResource(MethodView):
     @blp.arguments(s.StartIn)
     @blp.response(200, s.TableOut)
+    @blp.alt_response(403, description="only the host starts a table", content_type=PROBLEM)
+    @blp.alt_response(409, description="the table is closed, a seat is open without fill_with_bots, or an invitation "
+                      "is pending", content_type=PROBLEM)
     def post(self, body, table_id):
-        """The host starts the table; open seats are filled with bots of the given level if asked."""
+        """The host starts the table; open seats are filled with bots of the given level if asked. Refused
+        (409) while an invitation is pending: a reserved seat is never filled without its invitee."""
         return _ext("tables").start(table_id, _player_id(), body.get("fill_with_bots"))
 
 
@@ -114,6 +211,8 @@ class StartResource(MethodView):
 class QueueResource(MethodView):
     @blp.arguments(s.QueueIn)
     @blp.response(202, s.TicketOut)
+    @blp.alt_response(429, description="you hold the most live tickets allowed (MAX_LIVE_TICKETS)",
+                      content_type=PROBLEM)
     def post(self, body):
         """Wait for a match with players of similar rating."""
         return _ext("queue").enqueue(_player_id(), body)
@@ -136,10 +235,14 @@ class TicketResource(MethodView):
         _ext("queue").cancel(ticket_id, _player_id())
 
 
-def build(client: redis.Redis, config: Config) -> dict:
+def build(client: redis.Redis, config: Config, limits: Limits | None = None) -> dict:
+    limits = limits or Limits()
     players = Players(client)
     former = Former(client, config.rules_url, config.table_wait_s)
-    return {"players": players, "tables": Tables(client, players, former), "queue": Queue(client, players, former)}
+    inbox = Inbox(client)
+    return {"players": players, "inbox": inbox, "limits": limits,
+            "tables": Tables(client, players, former, inbox, limits),
+            "queue": Queue(client, players, former, max_live_tickets=limits.max_live_tickets)}
 
 
 def create_app(config: Config | None = None):

@@ -1,5 +1,7 @@
-"""Matchmaking's background process (``python -m services.matchmaking.consumer``): queue waves
-every ``WAVE_S`` seconds and ratings from the scoring service's ratings-updated stream."""
+"""Matchmaking's background process (``python -m services.matchmaking.consumer``): queue waves and
+the sweep of lapsed invitations and idle tables every ``WAVE_S`` seconds, ratings from the scoring
+service's ratings-updated stream, and the rules service's player notices fanned out to each
+player's inbox (``GET /v1/players/me/stream``)."""
 from __future__ import annotations
 
 import logging
@@ -11,6 +13,7 @@ import redis
 from shared.config import load
 from shared.engine import registry
 from shared.resilience import run_until_stopped, stop_on_signals
+from shared.notices import PLAYER_NOTICES
 from shared.streams import RATINGS_UPDATED, Consumer
 
 from .app import build
@@ -23,19 +26,24 @@ def main() -> None:
     config = load()
     registry.load_all()
     client = redis.Redis.from_url(config.redis_url)
-    queue = build(client, config)["queue"]
+    parts = build(client, config)
+    queue, tables, inbox = parts["queue"], parts["tables"], parts["inbox"]
     ratings = Consumer(client, RATINGS_UPDATED, "matchmaking", lambda _id, m: queue.rating_updated(m))
+    notices = Consumer(client, PLAYER_NOTICES, "matchmaking", lambda _id, m: inbox.fan_out(m))
     wave_s = float(os.environ.get("WAVE_S", "2"))
     next_wave = 0.0
 
     def step() -> None:
         nonlocal next_wave
-        ratings.poll(block_ms=250)
+        ratings.poll(block_ms=50)
+        notices.poll(block_ms=200)
         if time.time() >= next_wave:
             next_wave = time.time() + wave_s
             queue.wave_all()
+            tables.sweep()
 
     run_until_stopped(step, stop_on_signals(), "matchmaking consumer", log)
+
 
 if __name__ == "__main__":
     main()

@@ -7,6 +7,8 @@ ticket's tolerance starts at ``base_tolerance`` and widens by ``widen_per_s`` fo
 has waited. A ticket that has waited ``bot_fill_after_s`` is matched with whoever it tolerates and
 bots (greedy) in the empty seats. A player holds at most one live ticket per pool; once matched,
 the player's tickets in other pools are withdrawn, so nobody is seated in two matches from the queue.
+A player holds at most ``MAX_LIVE_TICKETS`` waiting tickets in all. A ticket is its player's consent:
+the queue seats only the players whose tickets it matched, and bots.
 
 Ratings for pairing come from the scoring service's ratings-updated stream and are kept here.
 """
@@ -90,7 +92,8 @@ def bot_fill_group(tickets: list[dict], size: int, now: float, tolerance: Tolera
 
 class Queue:
     def __init__(self, client: redis.Redis, players: Players, former: Former, *, tolerance: Tolerance = Tolerance(),
-                 clock=time.time):
+                 clock=time.time, max_live_tickets: int = 3):
+        self.max_live_tickets = max_live_tickets
         self.r = client
         self.players = players
         self.former = former
@@ -102,8 +105,10 @@ class Queue:
         options = check_game(body["game"], body["players"], body["options"])
         pool = pool_id(body["game"], body["players"], options)
         ticket_id = uuid.uuid4().hex
+        self._claim_ticket_slot(player_id, ticket_id)
         if not self.r.set(live_key(player_id, pool), ticket_id, nx=True):
-            existing = self.r.get(live_key(player_id, pool)).decode()
+            self.r.srem(player_tickets_key(player_id), ticket_id)
+            existing = (self.r.get(live_key(player_id, pool)) or b"").decode()
             raise ApiError(409, "Conflict", f"you already have a live ticket in this pool: {existing}",
                            "ticket-exists", ticket_id=existing)
         player = self.players.get(player_id) or {"name": player_id}
@@ -122,6 +127,15 @@ class Queue:
         if self.r.zcard(pool_key(pool)) >= body["players"]:
             self.wave(pool)
         return {"ticket_id": ticket_id}
+
+    def _claim_ticket_slot(self, player_id: str, ticket_id: str) -> None:
+        """Count a new ticket against the player's cap of live tickets (429 past it)."""
+        key = player_tickets_key(player_id)
+        self.r.sadd(key, ticket_id)
+        if self.r.scard(key) > self.max_live_tickets:
+            self.r.srem(key, ticket_id)
+            raise ApiError(429, "Too Many Requests", f"you already have {self.max_live_tickets} live tickets, the "
+                           "most allowed: cancel one or wait for a match", "too-many-tickets", retry_after=5)
 
     def get(self, ticket_id: str) -> dict:
         raw = self.r.get(ticket_key(ticket_id))
@@ -225,8 +239,9 @@ class Queue:
 
     def _withdraw_other_tickets(self, player_id: str) -> None:
         for raw in self.r.smembers(player_tickets_key(player_id)):
-            other = self.get(raw.decode())
-            if other["status"] == "waiting":
+            stored = self.r.get(ticket_key(raw.decode()))  # None: a ticket still being enqueued
+            other = loads(stored) if stored is not None else None
+            if other is not None and other["status"] == "waiting":
                 self._withdraw(other, "cancelled")
 
     # ----- ratings from scoring ------------------------------------------------------------------

@@ -5,13 +5,23 @@ BOT_LEVELS = ("random", "greedy", "search")
 
 
 class PlayerIn(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    name = fields.String(required=True, metadata={"description": (
+        "1 to 32 printable characters, no control or format (bidirectional) characters, no leading or "
+        "trailing white space, not beginning with 'bot:'; unique case-insensitively after NFKC "
+        "normalisation (409 when taken, 422 with the reason when invalid)")})
 
 
 class PlayerOut(Schema):
     player_id = fields.String()
     name = fields.String()
     token = fields.String()
+    token_expires_at = fields.Float(metadata={"description": "when the token stops working (Unix time)"})
+
+
+class TokenOut(Schema):
+    player_id = fields.String()
+    token = fields.String()
+    token_expires_at = fields.Float()
 
 
 class SeatIn(Schema):
@@ -31,11 +41,15 @@ class TableIn(Schema):
     seats = fields.List(fields.Nested(SeatIn), required=True, validate=validate.Length(min=1, max=8))
     options = fields.Dict(load_default=dict)
     turn_seconds = fields.Float(load_default=None, allow_none=True, validate=validate.Range(min=1, max=7 * 24 * 3600))
+    invite_ttl_s = fields.Float(load_default=None, allow_none=True, validate=validate.Range(min=1), metadata={
+        "description": "how long the invitations stay open, in seconds (at most INVITE_TTL_S, its default)"})
 
 
 class SeatOut(Schema):
     seat = fields.Integer()
-    player_id = fields.String()
+    player_id = fields.String(metadata={"description": "the player sitting here (the host, or one who accepted)"})
+    invited = fields.String(metadata={"description": "the player this seat is reserved for (a pending invitation)"})
+    expires_at = fields.Float(metadata={"description": "when the invitation lapses (Unix time)"})
     name = fields.String()
     bot = fields.String()
     open = fields.Boolean()
@@ -49,11 +63,18 @@ class TableOut(Schema):
     host = fields.String()
     options = fields.Dict()
     turn_seconds = fields.Float(allow_none=True)
+    created_at = fields.Float()
     seats = fields.List(fields.Nested(SeatOut))
 
 
 class TablesArgs(Schema):
-    game = fields.String()
+    game = fields.String(metadata={"description": "only tables of this game"})
+    host = fields.String(metadata={"description": "only tables of this host (a player id)"})
+    invited = fields.String(validate=validate.Equal("me"), metadata={
+        "description": "'me': only tables with an invitation pending for the caller (needs a token)"})
+    cursor = fields.String(validate=validate.Length(max=400), metadata={
+        "description": "the next page: the X-Next-Cursor header (or Link rel=next) of the previous answer"})
+    limit = fields.Integer(load_default=200, validate=validate.Range(min=1, max=200))
 
 
 class JoinIn(Schema):

@@ -29,6 +29,7 @@ from shared.config import Config
 from shared.engine.errors import IllegalMove
 from shared.eventstore.store import Conflict
 from shared.matches import Forbidden, KeyReused, Matches, MatchOver, NotFound, RequestInProgress
+from shared.notices import publish_notice
 from shared.streams import MATCHES_FINISHED, publish
 
 from .deadlines import Deadlines
@@ -98,6 +99,7 @@ class Followups:
             self._enqueue_turn(mstate, seat, retry=retry)
         faults.point("after-bot-enqueue")
         self.deadlines.after_change(mstate, moved=moved)
+        publish_notice(self.r, mstate, Matches.to_act(mstate))
         if mstate["status"] != "active":
             self.publish_finished(mstate)
         faults.point("before-intent-cleared")

@@ -56,3 +56,26 @@ def test_a_worker_without_the_auth_secret_plays_whole_matches_with_the_tokens_it
             worker.wait(30)
         stack.stop()
         server.stop()
+
+
+@pytest.mark.parametrize("after_s, valid", [(0, True), (599, True), (601, False)])
+def test_a_bot_token_expires(after_s, valid):
+    from shared.auth import Tokens
+
+    now = [1_000_000.0]
+    tokens = Tokens("secret", clock=lambda: now[0])
+    token = tokens.for_bot("m1", 1, "greedy", ttl_s=600)
+    now[0] += after_s
+    who = tokens.verify(token)
+    assert (who is not None) == valid
+    if valid:
+        assert (who.bot_match, who.bot_seat) == ("m1", 1)
+
+
+def test_a_bot_token_without_an_expiry_is_refused():
+    from itsdangerous import URLSafeSerializer
+
+    from shared.auth import Tokens
+
+    legacy = URLSafeSerializer("secret", salt="bearer-v1").dumps({"b": "greedy", "m": "m1", "s": 1})
+    assert Tokens("secret").verify(legacy) is None

@@ -6,7 +6,7 @@ import requests
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.support.stack import Client
+from tests.support.stack import Client, seat_players
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False) | st.text(max_size=20),
@@ -26,8 +26,8 @@ SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=list(
 
 def _match(stack):
     alice, bob = Client.register(stack, "fa"), Client.register(stack, "fb")
-    mid = alice.post(f"{stack.mm}/v1/tables", json={"game": "duel", "seats": [
-        {"player_id": alice.player_id}, {"player_id": bob.player_id}]}).json()["match_id"]
+    mid = seat_players(alice, {"game": "duel", "seats": [
+        {"player_id": alice.player_id}, {"player_id": bob.player_id}]}, [bob])
     return alice, mid
 
 

@@ -2,7 +2,7 @@
 import redis
 import requests
 
-from tests.support.stack import Client, wait_for
+from tests.support.stack import Client, seat_players, wait_for
 
 
 def ticket(client, ticket_id):
@@ -126,8 +126,7 @@ def test_a_missed_deadline_hands_the_seat_to_a_bot_that_finishes_the_match(stack
 
 def test_resigning_from_a_two_player_match_ends_it_with_the_opponent_winning(stack):
     a, b = Client.register(stack, "a"), Client.register(stack, "b")
-    match_id = a.post(f"{stack.mm}/v1/tables", json={"game": "duel", "seats": [
-        {"player_id": a.player_id}, {"player_id": b.player_id}]}).json()["match_id"]
+    match_id = seat_players(a, {"game": "duel", "seats": [{"player_id": a.player_id}, {"player_id": b.player_id}]}, [b])
     r = b.post(f"{stack.rules}/v1/matches/{match_id}/resign")
     assert r.status_code == 201, r.text
     m = requests.get(f"{stack.rules}/v1/matches/{match_id}").json()
@@ -150,8 +149,7 @@ def test_resigning_from_a_three_player_match_hands_the_seat_to_a_bot(stack):
 def test_ratings_reach_matchmaking_through_the_ratings_stream(stack):
     r = redis.Redis.from_url(stack.redis_url)
     a, b = Client.register(stack, "winner"), Client.register(stack, "loser")
-    match_id = a.post(f"{stack.mm}/v1/tables", json={"game": "duel", "seats": [
-        {"player_id": a.player_id}, {"player_id": b.player_id}]}).json()["match_id"]
+    match_id = seat_players(a, {"game": "duel", "seats": [{"player_id": a.player_id}, {"player_id": b.player_id}]}, [b])
     b.post(f"{stack.rules}/v1/matches/{match_id}/resign")
     wait_for(lambda: r.hget("mm:ratings:duel", a.player_id), 30, what="rating in matchmaking's store")
     assert float(r.hget("mm:ratings:duel", a.player_id)) > float(r.hget("mm:ratings:duel", b.player_id))

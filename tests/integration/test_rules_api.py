@@ -10,7 +10,7 @@ import pytest
 import requests
 
 from shared.localredis import free_port
-from tests.support.stack import ROOT, Client, wait_for
+from tests.support.stack import ROOT, Client, seat_players, wait_for
 
 PROBLEM = "application/problem+json"
 
@@ -19,17 +19,14 @@ PROBLEM = "application/problem+json"
 def duel(stack):
     """A 2-seat Duel between two registered players; returns (alice, bob, match_id)."""
     alice, bob = Client.register(stack, "alice"), Client.register(stack, "bob")
-    r = alice.post(f"{stack.mm}/v1/tables", json={"game": "duel", "seats": [
-        {"player_id": alice.player_id}, {"player_id": bob.player_id}], "options": {"rounds": 4}})
-    assert r.status_code == 201, r.text
-    return alice, bob, r.json()["match_id"]
+    return alice, bob, seat_players(alice, {"game": "duel", "seats": [
+        {"player_id": alice.player_id}, {"player_id": bob.player_id}], "options": {"rounds": 4}}, [bob])
 
 
 def fresh_duel(stack):
     alice, bob = Client.register(stack, "alice"), Client.register(stack, "bob")
-    r = alice.post(f"{stack.mm}/v1/tables", json={"game": "duel", "seats": [
-        {"player_id": alice.player_id}, {"player_id": bob.player_id}]})
-    return alice, bob, r.json()["match_id"]
+    return alice, bob, seat_players(alice, {"game": "duel", "seats": [
+        {"player_id": alice.player_id}, {"player_id": bob.player_id}]}, [bob])
 
 
 def url(stack, match_id, tail=""):

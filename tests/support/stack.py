@@ -155,9 +155,23 @@ class Client:
 
     @classmethod
     def register(cls, stack: Stack, name: str) -> "Client":
+        """A new player named ``name`` plus a short unique suffix (names are unique per server)."""
         c = cls(stack)
-        c.player_id = c.api.register(name).player_id
+        c.player_id = c.api.register(f"{name[:24]}-{uuid.uuid4().hex[:6]}").player_id
         return c
+
+
+def seat_players(host: Client, body: dict, guests: list[Client]) -> str:
+    """Create a table that invites ``guests`` (the seats name them) and have each accept; the match id."""
+    r = host.post(f"{host.stack.mm}/v1/tables", json=body)
+    assert r.status_code == 201, r.text
+    if "match_id" in r.json():
+        return r.json()["match_id"]
+    for guest in guests:
+        joined = guest.post(f"{host.stack.mm}/v1/tables/{r.json()['table_id']}/join", json={})
+        assert joined.status_code == 200, joined.text
+    assert joined.json()["status"] == "started", joined.text
+    return joined.json()["match_id"]
 
 
 def wait_for(predicate, timeout: float = 60, interval: float = 0.1, what: str = "condition"):

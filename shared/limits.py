@@ -1,0 +1,123 @@
+"""Rate limits on writes and streams, per player token and per client address (flask-limiter).
+
+A request with a player's token counts against that player (all its tokens together); a request
+without a valid token counts against its client address. One counter per request (one Redis round
+trip, in the service's Redis via ``storage_uri``), four application-wide limits:
+
+| variable | default | counts |
+|---|---|---|
+| ``RATE_LIMIT_WRITES_PER_TOKEN`` | ``3000/minute`` | POST, PUT, PATCH, DELETE by one player |
+| ``RATE_LIMIT_WRITES_PER_ADDRESS`` | ``60000/minute`` | writes without a token (registration) from one address |
+| ``RATE_LIMIT_STREAMS_PER_TOKEN`` | ``120/minute`` | SSE streams opened by one player |
+| ``RATE_LIMIT_STREAMS_PER_ADDRESS`` | ``3000/minute`` | SSE streams opened without a token from one address |
+
+Accounts are made without a token, so the address limit bounds how fast one client makes players
+and the token limit bounds each player. ``RATE_LIMITS=off`` disables them. The rules service's bot
+tokens are exempt (minted with the shared secret for one seat of one match). A breach answers 429
+problem+json with ``Retry-After`` (seconds). Reads other than streams are not limited. When Redis
+cannot be reached the limits are skipped (the request then meets Redis itself and answers for that).
+"""
+from __future__ import annotations
+
+import math
+import os
+import time
+
+from flask import Flask, Response, request
+from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded, RequestLimit
+
+WRITES = ("POST", "PUT", "PATCH", "DELETE")
+DEFAULTS = {
+    "RATE_LIMIT_WRITES_PER_TOKEN": "3000/minute",
+    "RATE_LIMIT_WRITES_PER_ADDRESS": "60000/minute",
+    "RATE_LIMIT_STREAMS_PER_TOKEN": "120/minute",
+    "RATE_LIMIT_STREAMS_PER_ADDRESS": "3000/minute",
+}
+
+
+def _setting(name: str) -> str:
+    return os.environ.get(name, DEFAULTS[name])
+
+
+def _caller():
+    """The verified caller, or None (anonymous, or a bad token: the view answers 401 for that)."""
+    from .web import ApiError, principal
+
+    try:
+        return principal(required=False)
+    except ApiError:
+        return None
+
+
+def _is_stream() -> bool:
+    return request.method == "GET" and request.path.endswith("/stream")
+
+
+def _is_write() -> bool:
+    return request.method in WRITES
+
+
+def _player_key() -> str:
+    who = _caller()
+    return f"player:{who.player_id}" if who is not None and who.player_id else ""
+
+
+def _address_key() -> str:
+    return f"address:{request.remote_addr or 'unknown'}"
+
+
+def _anonymous() -> bool:
+    return _caller() is None
+
+
+def _limit(setting: str, key, scope: str, applies) -> ApplicationLimit:
+    by_player = key is _player_key
+
+    def exempt() -> bool:
+        if not applies():
+            return True
+        return not key() if by_player else not _anonymous()
+
+    return ApplicationLimit(lambda: _setting(setting), key_function=key, scope=scope, exempt_when=exempt)
+
+
+def _breach(limit: RequestLimit) -> Response:
+    from .web import problem
+
+    retry_after = max(1, math.ceil(limit.window[0] - time.time()))
+    answer = problem(429, "Too Many Requests", f"rate limit exceeded: {limit.limit}; retry after {retry_after} s",
+                     "rate-limited", retry_after=retry_after)
+    answer.headers["Retry-After"] = str(retry_after)
+    return answer
+
+
+def install(app: Flask, storage_uri: str) -> Limiter | None:
+    """Apply the limits to every route of ``app`` (None when ``RATE_LIMITS=off``)."""
+    if os.environ.get("RATE_LIMITS", "on").lower() in ("off", "0", "false", "no"):
+        return None
+    if storage_uri.startswith("unix://"):  # redis-py's spelling of a socket; the limits library's is this
+        storage_uri = "redis+" + storage_uri
+    limiter = Limiter(
+        _address_key, app=app, storage_uri=storage_uri, strategy="fixed-window", key_prefix=f"ratelimit:{app.name}",
+        headers_enabled=False, swallow_errors=True, on_breach=_breach,
+        application_limits=[
+            _limit("RATE_LIMIT_WRITES_PER_TOKEN", _player_key, "writes-token", _is_write),
+            _limit("RATE_LIMIT_WRITES_PER_ADDRESS", _address_key, "writes-address", _is_write),
+            _limit("RATE_LIMIT_STREAMS_PER_TOKEN", _player_key, "streams-token", _is_stream),
+            _limit("RATE_LIMIT_STREAMS_PER_ADDRESS", _address_key, "streams-address", _is_stream),
+        ],
+    )
+
+    @app.errorhandler(RateLimitExceeded)
+    def _limited(err: RateLimitExceeded):
+        return err.response or _breach_fallback(err)
+
+    return limiter
+
+
+def _breach_fallback(err: RateLimitExceeded) -> Response:
+    from .web import problem
+
+    answer = problem(429, "Too Many Requests", f"rate limit exceeded: {err.description}", "rate-limited")
+    answer.headers["Retry-After"] = "60"
+    return answer

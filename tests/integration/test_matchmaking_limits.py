@@ -141,9 +141,9 @@ def test_rotation_is_checked_by_every_service_sharing_the_secret(app, r):
     assert elsewhere.verify(me["token"]) is None
 
 
-def test_bot_tokens_keep_working(r):
+def test_bot_tokens_keep_working_whatever_the_player_token_lifetime(r):
     tokens = Tokens("s", r, ttl_s=1, clock=Clock())
-    who = tokens.verify(Tokens("s").for_bot("m1", 2, "greedy"))
+    who = tokens.verify(tokens.for_bot("m1", 2, "greedy"))
     assert who.is_bot and who.bot_match == "m1" and who.bot_seat == 2
 
 

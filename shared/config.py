@@ -15,8 +15,7 @@ def _env(name: str, default: str) -> str:
 class Config:
     redis_url: str = field(default_factory=lambda: _env("REDIS_URL", "redis://127.0.0.1:6379/0"))
     # RQ (bot turns) on a Redis of its own when set; the match store otherwise
-    queue_redis_url: str = field(default_factory=lambda: _env("QUEUE_REDIS_URL", "") or _env(
-        "REDIS_URL", "redis://127.0.0.1:6379/0"))
+    queue_redis_url: str = field(default_factory=lambda: _env("QUEUE_REDIS_URL", ""))
     auth_secret: str = field(default_factory=lambda: _env("AUTH_SECRET", "dev-secret-change-me"))
     matchmaking_url: str = field(default_factory=lambda: _env("MATCHMAKING_URL", "http://127.0.0.1:8001"))
     rules_url: str = field(default_factory=lambda: _env("RULES_URL", "http://127.0.0.1:8002"))
@@ -40,4 +39,4 @@ def store_client(config: Config) -> redis.Redis:
 
 def queue_client(config: Config) -> redis.Redis:
     """The Redis of the RQ queues (bot turns): ``QUEUE_REDIS_URL``, else the match store."""
-    return redis.Redis.from_url(config.queue_redis_url, health_check_interval=30)
+    return redis.Redis.from_url(config.queue_redis_url or config.redis_url, health_check_interval=30)

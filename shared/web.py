@@ -95,6 +95,12 @@ class ProblemResponsesPlugin(BasePlugin):
         for operation in (operations or {}).values():
             responses = operation.setdefault("responses", {})
             responses.setdefault("default", ProblemApi.DEFAULT_ERROR_RESPONSE_NAME)
+            for status, response in responses.items():  # an error described in words only: a problem too
+                if str(status).isdigit() and int(status) >= 400 and isinstance(response, dict) \
+                        and not response.get("content", {}).get(PROBLEM, {}).get("schema"):
+                    response["content"] = {PROBLEM: {"schema": {"$ref": "#/components/schemas/Problem"}}}
+                if str(status) in ("429", "503") and isinstance(response, dict):
+                    response.setdefault("headers", {}).setdefault("Retry-After", RETRY_AFTER)
             for status in COMMON_ERRORS:
                 if status not in responses and str(status) not in responses:
                     responses[status] = names[status]

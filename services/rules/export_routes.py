@@ -6,7 +6,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from shared.export import MEDIA_TYPE, StillActive, export_match
-from shared.web import ApiError
+from shared.web import ApiError, error_responses
 
 blp = Blueprint("export", __name__, url_prefix="/v1/matches", description="Exports of finished matches")
 
@@ -18,9 +18,8 @@ class ExportResource(MethodView):
                              "hidden parts included), a trailer with the revealed seed. Verify it offline with "
                              "`python -m shared.verify FILE`.",
               "content": {MEDIA_TYPE: {"schema": {"type": "string"}}}},
-        404: {"description": "no such match"},
-        409: {"description": "the match is still active: its log holds hidden information"},
     })
+    @error_responses(blp, 404, 409)
     def get(self, match_id):
         """The whole log of a finished (or aborted) match with its seed, as NDJSON, for anyone."""
         try:

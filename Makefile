@@ -3,12 +3,11 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+BROWSER := /usr/bin/chromium
 
 .PHONY: run test demo bench eval lint clean rebuild-scores reindex-matches verify
 
-$(STAMP): requirements.txt requirements-dev.txt  ## (the viewer's browser tests need Debian's chromium: installed here as root)
-	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; fi
+$(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --upgrade --quiet pip
 	$(VENV)/bin/pip install --quiet -r requirements-dev.txt
@@ -17,7 +16,10 @@ $(STAMP): requirements.txt requirements-dev.txt  ## (the viewer's browser tests 
 run: $(STAMP)         ## the whole stack: three services, consumers, two bot workers
 	$(PY) -m deploy.run
 
-test: $(STAMP)        ## the whole test suite (own Redis servers, own services)
+$(BROWSER):           ## the viewer's tests drive Debian's chromium (installed as root)
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
+
+test: $(STAMP) $(BROWSER)  ## the whole test suite (own Redis servers, own services, a headless browser)
 	$(PY) -m pytest -n 2 --dist loadfile
 
 demo: $(STAMP)        ## with `make run` going: a full match over HTTP (GAME=arkon by default)

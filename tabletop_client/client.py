@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
@@ -212,6 +212,12 @@ class Tabletop:
             self.token = player.token
         return player
 
+    def rotate_token(self) -> str:
+        """A new token for this player; every older one stops working. This client uses the new one."""
+        body = self._call("POST", self._mm("/v1/players/me/token"), json={}, retry=False)
+        self.token = body["token"]
+        return self.token
+
     def player(self, player_id: str) -> dict:
         return self._call("GET", self._mm(f"/v1/players/{player_id}"))
 
@@ -222,8 +228,11 @@ class Tabletop:
         body = self._params(game=game, seats=seats, options=options or {}, turn_seconds=turn_seconds)
         return self._call("POST", self._mm("/v1/tables"), json=body, retry=False)
 
-    def tables(self, game: str | None = None) -> dict:
-        return self._call("GET", self._mm("/v1/tables"), params=self._params(game=game))
+    def tables(self, game: str | None = None, *, invited: str | None = None, host: str | None = None,
+               cursor: str | None = None, limit: int | None = None) -> list[dict]:
+        """Open tables (one page; ``invited="me"``: the tables that invite you)."""
+        return self._call("GET", self._mm("/v1/tables"),
+                          params=self._params(game=game, invited=invited, host=host, cursor=cursor, limit=limit))
 
     def table(self, table_id: str) -> dict:
         return self._call("GET", self._mm(f"/v1/tables/{table_id}"))
@@ -233,6 +242,14 @@ class Tabletop:
 
     def leave_table(self, table_id: str) -> dict:
         return self._call("POST", self._mm(f"/v1/tables/{table_id}/leave"), json={}, retry=False)
+
+    def decline_table(self, table_id: str) -> dict:
+        """Decline an invitation to this table."""
+        return self._call("POST", self._mm(f"/v1/tables/{table_id}/decline"), json={}, retry=False)
+
+    def cancel_table(self, table_id: str) -> None:
+        """The host cancels an open table."""
+        self._call("DELETE", self._mm(f"/v1/tables/{table_id}"), retry=False, expect_json=False)
 
     def start_table(self, table_id: str, fill_with_bots: str | None = None) -> dict:
         return self._call("POST", self._mm(f"/v1/tables/{table_id}/start"),
@@ -250,9 +267,11 @@ class Tabletop:
     def cancel_ticket(self, ticket_id: str) -> None:
         self._call("DELETE", self._mm(f"/v1/queue/{ticket_id}"), expect_json=False)
 
-    def my_stream(self, last_event_id: str | None = None) -> Iterator[ServerEvent]:
-        """The per-player stream (your turn, match started or ended, invitations), reconnecting."""
-        return self._sse(self._mm("/v1/players/me/stream"), last_event_id, forever=True)
+    def my_stream(self, last_event_id: str | None = None,
+                  on_open: Callable[[], None] | None = None) -> Iterator[ServerEvent]:
+        """The per-player stream (your turn, match started or ended, invitations), reconnecting;
+        ``on_open`` is called each time the stream is (re)opened, before its first event."""
+        return self._sse(self._mm("/v1/players/me/stream"), last_event_id, forever=True, on_open=on_open)
 
     # ----- rules: finding matches ------------------------------------------------------------
     def matches(self, *, game: str | None = None, player: str | None = None, status: str | None = None,
@@ -350,7 +369,8 @@ class Tabletop:
         return self._call("GET", f"{self.scoring_url}/v1/players/{player_id}/ratings")
 
     # ----- server-sent events --------------------------------------------------------------------
-    def _sse(self, url: str, last_event_id: str | None, *, forever: bool) -> Iterator[ServerEvent]:
+    def _sse(self, url: str, last_event_id: str | None, *, forever: bool,
+             on_open: Callable[[], None] | None = None) -> Iterator[ServerEvent]:
         """Messages of an event stream; on a dropped connection, reconnect with Last-Event-ID.
         ``forever``: also reconnect when the server ends the stream normally."""
         failures = 0
@@ -367,6 +387,8 @@ class Tabletop:
                         raise problem
                     raise requests.ConnectionError(str(problem))
                 with resp:
+                    if on_open is not None:
+                        on_open()
                     for message in iter_sse(resp.iter_lines(decode_unicode=True)):
                         failures = 0
                         if message.id is not None:

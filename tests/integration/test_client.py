@@ -66,8 +66,13 @@ def test_a_stale_move_is_a_problem_marked_stale(stack):
     api = stack.api()
     me = api.register("cy")
     match_id = api.create_table("duel", [{"player_id": me.player_id}, {"bot": "random"}])["match_id"]
-    legal = api.legal_moves(match_id)
-    api.move(match_id, legal["moves"][0], legal["version"])
+    while True:  # the bot commits at the same time: read again until our move lands
+        legal = api.legal_moves(match_id)
+        try:
+            api.move(match_id, legal["moves"][0], legal["version"])
+            break
+        except ApiProblem as err:
+            assert err.stale, err
     with pytest.raises(ApiProblem) as err:
         api.move(match_id, legal["moves"][1], legal["version"])
     assert err.value.stale and err.value.body["current_version"] > legal["version"]
@@ -157,3 +162,31 @@ def _result_or_none(api, match_id):
         if err.status == 404:
             return None
         raise
+
+
+def test_invitations_turns_and_token_rotation_through_the_client(stack):
+    host, guest = stack.api(), stack.api()
+    me = host.register("client-inviter")
+    invited = guest.register("client-guest")
+    table = host.create_table("duel", [{"player_id": me.player_id}, {"player_id": invited.player_id}])
+    assert table["status"] == "open" and "match_id" not in table
+    assert [t["table_id"] for t in guest.tables(invited="me")] == [table["table_id"]]
+    guest.decline_table(table["table_id"])
+    assert guest.tables(invited="me") == []
+    host.cancel_table(table["table_id"])
+    with pytest.raises(ApiProblem) as cancelled:
+        guest.join_table(table["table_id"])
+    assert cancelled.value.status in (404, 409)
+
+    match_id = host.create_table("duel", [{"player_id": me.player_id}, {"bot": "random"}])["match_id"]
+    turn = host.turn(match_id)
+    assert turn["seat"] == 0 and turn["version"] == host.match(match_id)["version"]
+    assert turn["moves"] == host.legal_moves(match_id)["moves"] and turn["state"]["hands"]["0"]
+
+    old = guest.token
+    new = guest.rotate_token()
+    assert new != old and guest.games()
+    with pytest.raises(ApiProblem) as revoked:
+        guest.as_token(old).tables(invited="me")
+    assert revoked.value.status == 401
+

@@ -193,7 +193,7 @@ def test_the_example_stream_bot_accepts_an_invitation_and_plays_a_match_to_the_e
     from scripts.stream_bot import StreamBot
 
     host, account = Client.register(stack, "sb-host"), Client.register(stack, "sb-account")
-    bot = StreamBot(stack.mm, stack.rules, account.token, seed=7, log=lambda _m: None)
+    bot = StreamBot(stack.api(account.token), seed=7, log=lambda _m: None)
     result = {}
     runner = threading.Thread(target=lambda: result.update(ended=bot.run(matches=1)), daemon=True)
     runner.start()

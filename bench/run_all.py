@@ -20,6 +20,7 @@ BENCHES = [
     ("bench.api_throughput", ["--seconds=10", "--threads=8"], ["--seconds=3", "--threads=4"]),
     ("bench.queue_pairing", ["--players=1000"], ["--players=200"]),
     ("bench.appendfsync", ["--seconds=5", "--runs=3"], ["--seconds=2", "--runs=1"]),
+    ("bench.bot_fleet", ["--seconds=20", "--matches=8"], ["--seconds=8", "--matches=4"]),
     ("bench.sse_watchers", ["--watchers=1000", "--seconds=10", "--threads=4"],
      ["--watchers=200", "--seconds=3", "--threads=2"]),
 ]
@@ -90,6 +91,14 @@ def main() -> None:
                                               "baseline_p99_ms", "with_watchers.p99_ms", "p99_ratio",
                                               "cpu_per_move_ratio", "watchers_open_after_load",
                                               "worker_rss_mb.without", "worker_rss_mb.with"]),
+        "", "## Bot fleet: bot moves per second through the whole stack with N bot workers",
+        "All-bot Arkon matches (8 at once) through gunicorn services and a Redis from `deploy/redis.conf`; "
+        "N `SimpleWorker` processes holding no signing key; CPU ms per move of each kind of process.", "",
+        table([r for r in results["bench.bot_fleet"] if r["bench"] == "bot_fleet"],
+              ["level", "workers", "moves_per_s", "cpu_ms_per_move.workers", "cpu_ms_per_move.rules",
+               "cpu_ms_per_move.redis"]), "",
+        table([r for r in results["bench.bot_fleet"] if r["bench"] == "bot_fleet_scaling"],
+              ["level", "ratio_2_to_1"]),
         "", "## Raw results", "", "```",
         *[json.dumps(r) for rows in results.values() for r in rows], "```", "",
     ]

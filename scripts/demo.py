@@ -55,14 +55,11 @@ def main() -> int:
 
     moves = 0
     while True:
-        legal = api.legal_moves(match_id)
-        match = api.match(match_id)
-        if match["status"] != "active":
-            break
-        if legal["moves"] and legal["version"] == match["version"]:
-            move = rnd.choice(legal["moves"])
+        turn = api.turn(match_id)  # our view and legal moves at one version
+        if turn["moves"]:
+            move = rnd.choice(turn["moves"])
             try:
-                done = api.move(match_id, move, legal["version"], idempotency_key=f"demo-{legal['version']}")
+                done = api.move(match_id, move, turn["version"], idempotency_key=f"demo-{turn['version']}")
             except ApiProblem as err:
                 if err.stale:
                     continue
@@ -71,7 +68,11 @@ def main() -> int:
             if moves % 10 == 1:
                 print(f"  v{done['version']}: played {json.dumps(move)}")
             continue
-        wait_for_change(api, match_id, match["version"])
+        match = api.match(match_id)
+        if match["status"] != "active":
+            break
+        if match["version"] == turn["version"]:  # not our decision: sleep until the match moves on
+            wait_for_change(api, match_id, turn["version"])
 
     print(f"\nfinished at version {match['version']} after {moves} moves of ours")
     print("standings (rank per seat):", match["result"]["ranks"], "scores:", match["result"]["scores"])

@@ -5,6 +5,7 @@ log's audit verdict names the first problem. Screenshots go to the test's tempor
 import pytest
 import redis
 import requests
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -48,7 +49,10 @@ def finished(stack):
 
 
 def wait(driver, predicate, timeout=60, what="the page"):
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: predicate(d), message=f"waiting for {what}")
+    """Until ``predicate(driver)``; an element that the page redrew meanwhile is looked up again."""
+    return WebDriverWait(driver, timeout, poll_frequency=0.1, ignored_exceptions=(
+        NoSuchElementException, StaleElementReferenceException)).until(lambda d: predicate(d),
+                                                                       message=f"waiting for {what}")
 
 
 def open_match(driver, base, match_id):
@@ -164,11 +168,14 @@ def test_an_active_match_is_followed_live_and_seen_as_a_seat(stack, browser, tmp
     assert r.status_code == 201, r.text
     match_id = r.json()["match_id"]
     api = f"{stack.rules}/v1/matches/{match_id}"
+    # the bot decides at the same time as alice: wait for it, so that the version holds still for her
+    wait_for(lambda: requests.get(api).json()["to_act"] == [0], 60, what="the bot's decision")
     start = requests.get(api).json()["version"]
     open_match(browser, stack.rules, match_id)
     wait(browser, lambda d: d.find_element(By.ID, "live").text == "● live", what="the live stream")
-    # as a spectator: every hand hidden
-    assert browser.find_element(By.CSS_SELECTOR, "[data-path='hands.0.count']").text.endswith("hidden")
+    # as a spectator: every hand hidden (read inside the wait: the page redraws as events arrive)
+    wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "[data-path='hands.0.count']").text.endswith("hidden"),
+         what="alice's hand drawn hidden")
     # alice moves: the page follows to the new version by itself
     legal = alice.get(f"{api}/legal-moves").json()
     moved = alice.post(f"{api}/moves", json={"move": legal["moves"][0], "expected_version": legal["version"]})

@@ -20,6 +20,11 @@ def bot_match(api: Tabletop) -> str:
     return match_id
 
 
+def alone_to_act(api: Tabletop, match_id: str) -> None:
+    """Until the bot has made its simultaneous decision, so that the version holds still for ours."""
+    wait_for(lambda: api.match(match_id)["to_act"] == [0], 60, what="the bot's decision")
+
+
 @pytest.fixture(scope="module")
 def finished_match(stack):
     api = stack.api()
@@ -37,6 +42,7 @@ def test_a_match_played_through_the_client(stack):
     assert summary["status"] == "active" and summary["seats"][0]["player_id"] == me.player_id
     view = api.view(match_id)
     assert view["seat"] == 0 and isinstance(view["state"]["hands"]["0"], list)
+    alone_to_act(api, match_id)
     legal = api.legal_moves(match_id)
     done = api.move(match_id, legal["moves"][0], legal["version"])
     assert done["version"] > legal["version"] and done["events"][0]["type"] == "committed"
@@ -66,13 +72,9 @@ def test_a_stale_move_is_a_problem_marked_stale(stack):
     api = stack.api()
     me = api.register("cy")
     match_id = api.create_table("duel", [{"player_id": me.player_id}, {"bot": "random"}])["match_id"]
-    while True:  # the bot commits at the same time: read again until our move lands
-        legal = api.legal_moves(match_id)
-        try:
-            api.move(match_id, legal["moves"][0], legal["version"])
-            break
-        except ApiProblem as err:
-            assert err.stale, err
+    alone_to_act(api, match_id)
+    legal = api.legal_moves(match_id)
+    api.move(match_id, legal["moves"][0], legal["version"])
     with pytest.raises(ApiProblem) as err:
         api.move(match_id, legal["moves"][1], legal["version"])
     assert err.value.stale and err.value.body["current_version"] > legal["version"]
@@ -99,6 +101,7 @@ def test_a_move_whose_answer_is_lost_is_retried_and_applied_once(stack):
     api = Tabletop(stack.mm, stack.rules, stack.scoring, session=session, backoff=0.01)
     me = api.register("dee")
     match_id = api.create_table("duel", [{"player_id": me.player_id}, {"bot": "random"}])["match_id"]
+    alone_to_act(api, match_id)
     legal = api.legal_moves(match_id)
     lossy = LoseFirstAnswer()
     session.mount(stack.rules, lossy)
@@ -179,6 +182,7 @@ def test_invitations_turns_and_token_rotation_through_the_client(stack):
     assert cancelled.value.status in (404, 409)
 
     match_id = host.create_table("duel", [{"player_id": me.player_id}, {"bot": "random"}])["match_id"]
+    alone_to_act(host, match_id)
     turn = host.turn(match_id)
     assert turn["seat"] == 0 and turn["version"] == host.match(match_id)["version"]
     assert turn["moves"] == host.legal_moves(match_id)["moves"] and turn["state"]["hands"]["0"]

@@ -11,7 +11,7 @@ from shared.engine.errors import IllegalMove
 from shared.eventstore import EventStore
 from shared.eventstore.store import IDEMPOTENCY_TTL_S, Conflict, idempotency_key
 from shared.matches import KeyReused, Matches, RequestInProgress, request_fingerprint
-from tests.support.stack import Client
+from tests.support.stack import Client, seat_players
 
 PROBLEM = "application/problem+json"
 
@@ -77,8 +77,8 @@ def test_keys_are_per_seat_and_expire_after_24_hours(r):
 def test_twenty_concurrent_requests_sharing_a_key_apply_one_move(stack):
     """Through gunicorn: every answer is the stored 201 or a 409 in-progress; none is stale-version."""
     alice, bob = Client.register(stack, "idem-a"), Client.register(stack, "idem-b")
-    mid = alice.post(f"{stack.mm}/v1/tables", json={"game": "duel", "seats": [
-        {"player_id": alice.player_id}, {"player_id": bob.player_id}]}).json()["match_id"]
+    mid = seat_players(alice, {"game": "duel", "seats": [
+        {"player_id": alice.player_id}, {"player_id": bob.player_id}]}, [bob])
     base = f"{stack.rules}/v1/matches/{mid}"
     turn = alice.get(f"{base}/turn").json()
     body = {"move": turn["moves"][0], "expected_version": turn["version"]}

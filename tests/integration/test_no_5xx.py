@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 import pytest
 import requests
 
-from tests.support.stack import Client
+from tests.support.stack import Client, seat_players
 
 PROBLEM = "application/problem+json"
 
@@ -23,10 +23,9 @@ def problem_of(resp, status):
 @pytest.fixture(scope="module")
 def match(stack):
     alice, bob = Client.register(stack, "h-alice"), Client.register(stack, "h-bob")
-    r = alice.post(f"{stack.mm}/v1/tables", json={"game": "duel", "seats": [
-        {"player_id": alice.player_id}, {"player_id": bob.player_id}]})
-    assert r.status_code == 201, r.text
-    return alice, f"{stack.rules}/v1/matches/{r.json()['match_id']}"
+    match_id = seat_players(alice, {"game": "duel", "seats": [
+        {"player_id": alice.player_id}, {"player_id": bob.player_id}]}, [bob])
+    return alice, f"{stack.rules}/v1/matches/{match_id}"
 
 
 def _post_raw(client, url, raw: str):

@@ -144,6 +144,10 @@ class Client:
     def token(self) -> str | None:
         return self.api.token
 
+    @token.setter
+    def token(self, value: str | None) -> None:
+        self.api.token = value
+
     def get(self, url, **kw):
         return self.api.send("GET", url, **kw)
 

@@ -19,10 +19,11 @@ import uuid
 from tabletop_client import ApiProblem, Tabletop
 
 
-def wait_for_change(api: Tabletop, match_id: str, version: int) -> None:
-    """Block until the match has an event after ``version`` (or is over)."""
-    with closing(api.stream(match_id, after=version)) as events:
-        next(events, None)
+def wait_for_change(events, version: int) -> None:
+    """Block until the match's event stream brings an event after ``version`` (or ends)."""
+    for event in events:
+        if event["seq"] > version:
+            return
 
 
 def main() -> int:
@@ -54,25 +55,26 @@ def main() -> int:
     print(f"watch it: {args.rules}/viewer/#/match/{match_id}")
 
     moves = 0
-    while True:
-        turn = api.turn(match_id)  # our view and legal moves at one version
-        if turn["moves"]:
-            move = rnd.choice(turn["moves"])
-            try:
-                done = api.move(match_id, move, turn["version"], idempotency_key=f"demo-{turn['version']}")
-            except ApiProblem as err:
-                if err.stale:
-                    continue
-                raise
-            moves += 1
-            if moves % 10 == 1:
-                print(f"  v{done['version']}: played {json.dumps(move)}")
-            continue
-        match = api.match(match_id)
-        if match["status"] != "active":
-            break
-        if match["version"] == turn["version"]:  # not our decision: sleep until the match moves on
-            wait_for_change(api, match_id, turn["version"])
+    with closing(api.stream(match_id)) as events:  # one stream for the whole match
+        while True:
+            turn = api.turn(match_id)  # our view and legal moves at one version
+            if turn["moves"]:
+                move = rnd.choice(turn["moves"])
+                try:
+                    done = api.move(match_id, move, turn["version"], idempotency_key=f"demo-{turn['version']}")
+                except ApiProblem as err:
+                    if err.stale:
+                        continue
+                    raise
+                moves += 1
+                if moves % 10 == 1:
+                    print(f"  v{done['version']}: played {json.dumps(move)}")
+                continue
+            match = api.match(match_id)
+            if match["status"] != "active":
+                break
+            if match["version"] == turn["version"]:  # not our decision: sleep until the match moves on
+                wait_for_change(events, turn["version"])
 
     print(f"\nfinished at version {match['version']} after {moves} moves of ours")
     print("standings (rank per seat):", match["result"]["ranks"], "scores:", match["result"]["scores"])

@@ -144,6 +144,9 @@ def test_the_index_over_http(stack):
     alice = Client.register(stack, "alice-index")
     match_id = alice.post(f"{stack.mm}/v1/tables", json={"game": "duel", "seats": [
         {"player_id": alice.player_id}, {"bot": "random"}]}).json()["match_id"]
+    # the bot decides at once and then the match waits for alice: two reads see the same version
+    wait_for(lambda: requests.get(f"{stack.rules}/v1/matches/{match_id}").json()["to_act"] == [0], 60,
+             what="the bot's decision")
     mine = requests.get(f"{stack.rules}/v1/matches", params={"player": alice.player_id}).json()
     assert [m["match_id"] for m in mine["matches"]] == [match_id] and mine["next_cursor"] is None
     item = mine["matches"][0]

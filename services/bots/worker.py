@@ -5,7 +5,8 @@ client: one read of its seat's turn (view and legal moves at one version), the p
 and the move posted with the expected version. The token comes with the job: the rules service
 mints it for this match and seat only, and it expires, so a worker holds no signing key and a
 stolen worker cannot act for anybody else. A job for a version that is no longer current does
-nothing, so a job that runs twice is harmless.
+nothing, so a job that runs twice is harmless; a move refused because another seat's simultaneous
+decision landed first is posted once more at the new version if it is still a legal move.
 """
 from __future__ import annotations
 
@@ -48,10 +49,17 @@ def play_turn(match_id: str, seat: int, version: int, level: str, game_id: str, 
     if turn["version"] != version or not turn["moves"]:
         return "stale"
     move = choose(level, registry.get(game_id, engine), turn["state"], seat, turn["moves"])
-    try:
-        api.move(match_id, move, version)
-    except ApiProblem as err:
-        if err.status == 409:
-            return "stale"
-        raise
-    return f"played version {version}"
+    for _attempt in range(2):
+        try:
+            done = api.move(match_id, move, version)
+            return f"played version {version} -> {done['version']}"
+        except ApiProblem as err:
+            if err.status != 409:
+                raise
+        # Another seat's simultaneous decision landed first: the choice stands while it is still
+        # this seat's to make (the thinking is not thrown away); otherwise a newer job plays.
+        turn = api.turn(match_id)
+        if move not in turn["moves"]:
+            break
+        version = turn["version"]
+    return "stale"

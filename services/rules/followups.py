@@ -90,16 +90,18 @@ class Followups:
     # ----- the follow-ups ------------------------------------------------------------------
     def after_change(self, mstate: dict, intents: Iterable[str] = (), *, moved: int | None = None,
                      retry: bool = False) -> None:
-        """Enqueue the bot turns the state calls for, (re)arm turn deadlines and publish the result
-        of a finished match; then clear ``intents``, and keep a watchdog while a bot is to act.
+        """Enqueue the bot turns the state calls for, (re)arm turn deadlines, tell the players
+        (``shared.notices``) and publish the result of a finished match; then clear ``intents``,
+        and keep a watchdog while a bot is to act.
         ``retry``: from a sweep, which re-enqueues a bot turn only if its job is not alive."""
         match_id = mstate["match_id"]
-        bots = [s for s in Matches.to_act(mstate) if mstate["controllers"][s] != "human"]
+        to_act = Matches.to_act(mstate)
+        bots = [s for s in to_act if mstate["controllers"][s] != "human"]
         for seat in bots:
             self._enqueue_turn(mstate, seat, retry=retry)
         faults.point("after-bot-enqueue")
         self.deadlines.after_change(mstate, moved=moved)
-        publish_notice(self.r, mstate, Matches.to_act(mstate))
+        publish_notice(self.r, mstate, to_act)
         if mstate["status"] != "active":
             self.publish_finished(mstate)
         faults.point("before-intent-cleared")

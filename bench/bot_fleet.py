@@ -96,6 +96,7 @@ def measure(stack, host: Tabletop, store: EventStore, game: str, level: str, wor
         p.terminate()
     for p in procs:
         p.wait(30)
+    store.r.delete("rq:queue:bots")  # this measurement's matches stop here: the next one starts clean
     moves = moves_between(store, seen, t0, t1)
     return {
         "bench": "bot_fleet", "game": game, "level": level, "workers": workers, "matches": matches,
@@ -113,7 +114,7 @@ def main() -> None:
         procfile.write_text("\n".join(line for line in (ROOT / "deploy/Procfile").read_text().splitlines()
                                       if not line.startswith("bot_worker")) + "\n")
         stack = start_stack(server.url, work, procfile=str(procfile), SEARCH_ITERATIONS="100",
-                            BOT_RETRY_AFTER_S="60", GAME_MODULES="")
+                            BOT_RETRY_AFTER_S="3600", GAME_MODULES="")  # no watchdog revives old matches
         try:
             host = stack.api()
             host.register("bench-host")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import redis
 
+from shared.due import DueSet
 from shared.eventstore.store import Conflict, keys
 from shared.matches import Matches, MatchOver, NotFound
 
@@ -22,12 +23,6 @@ if TYPE_CHECKING:
 
 DUE = "rules:deadlines"  # sorted set: "<match>|<seat>|<version>" -> when the decision is due
 RECLAIM_AFTER_S = 30  # a claimed deadline not fired by then (its consumer died) is due again
-
-_CLAIM = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-for _, id in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], id) end
-return due
-"""
 
 
 def deadlines_key(match_id: str) -> str:
@@ -38,7 +33,7 @@ class Deadlines:
     def __init__(self, client: redis.Redis, matches: Matches):
         self.r = client
         self.matches = matches
-        self._claim = client.register_script(_CLAIM)
+        self.due = DueSet(client, DUE)
 
     def after_change(self, mstate: dict, *, moved: int | None = None) -> None:
         """Arm a deadline for each human seat that has just started waiting on a decision
@@ -71,10 +66,8 @@ class Deadlines:
 
     def fire_due(self, followups: "Followups", limit: int = 100) -> int:
         """Hand over every seat whose deadline passed; returns how many deadlines were looked at."""
-        now = time.time()
-        due = self._claim(keys=[DUE], args=[now, now + RECLAIM_AFTER_S, limit])
-        for raw in due:
-            entry = raw.decode()
+        due = self.due.claim(time.time(), RECLAIM_AFTER_S, limit)
+        for entry in due:
             match_id, seat, version = entry.split("|")
             with followups.changing(match_id) as intent:
                 handed = self.check(match_id, int(seat), int(version))

@@ -6,9 +6,9 @@ scored by when it falls due); after the change it runs ``after_change``, which c
 last. While a bot is to act, the member ``<match>|watch`` stays as a watchdog for a lost job.
 ``sweep`` (the rules consumer, every second or so) takes every intent that fell due — a process
 that died between the append and its follow-ups, a lost bot job — and runs the follow-ups again
-from the match's state as the log has it. Every follow-up
-is idempotent (one bot job per match, seat and version; one deadline check per seat and
-version; scoring counts a finished match once), so running them twice is harmless.
+from the match's state as the log has it. Every follow-up is idempotent (one bot job per match,
+seat and version; one deadline per seat and version; scoring counts a finished match once), so
+running them twice is harmless.
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from rq.job import Job
 from shared import faults
 from shared.auth import Tokens
 from shared.config import Config
+from shared.due import DueSet
 from shared.engine.errors import IllegalMove
 from shared.eventstore.store import Conflict
 from shared.matches import Forbidden, KeyReused, Matches, MatchOver, NotFound, RequestInProgress
@@ -40,14 +41,6 @@ FOLLOWUPS = "rules:followups"  # sorted set: "<match>|<token>" -> when its follo
 PLAY_TURN = "services.bots.worker.play_turn"
 REFUSALS = (Conflict, MatchOver, Forbidden, IllegalMove, NotFound, RequestInProgress, KeyReused)  # nothing appended
 
-# Take the due intents and push each one's due time forward, in one step, so that several rules
-# consumers never sweep the same intent at once.
-_CLAIM = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-for _, id in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], id) end
-return due
-"""
-
 
 class Followups:
     def __init__(self, client: redis.Redis, queue_client: redis.Redis, matches: Matches, deadlines: Deadlines,
@@ -58,7 +51,7 @@ class Followups:
         self.queue = Queue(config.bot_queue, connection=queue_client)
         self.grace_s = config.bot_retry_after_s
         self.tokens = Tokens(config.auth_secret)
-        self._claim = client.register_script(_CLAIM)
+        self.due = DueSet(client, FOLLOWUPS)
 
     # ----- the intent ----------------------------------------------------------------------
     def expect(self, match_id: str) -> str:
@@ -164,11 +157,8 @@ class Followups:
     # ----- recovery ------------------------------------------------------------------------
     def sweep(self, limit: int = 100) -> int:
         """Run the follow-ups of every match whose intent fell due. Returns how many."""
-        now = time.time()
-        due = self._claim(keys=[FOLLOWUPS], args=[now, now + self.grace_s, limit])
         by_match: dict[str, list[str]] = {}
-        for raw in due:
-            intent = raw.decode()
+        for intent in self.due.claim(time.time(), self.grace_s, limit):
             by_match.setdefault(intent.split("|", 1)[0], []).append(intent)
         for match_id, intents in by_match.items():
             self.matches.forget(match_id)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from shared.engine import make_event, registry
 from shared.games.fellowships_of_fate.content import content
-from shared.rng import FastRng
+from shared.rng import FastRng, SeededRng
 
 GAME = registry.get("fellowships-of-fate")
 C = content()
@@ -103,3 +103,22 @@ def finish_explore(state: dict) -> tuple[dict, list[dict]]:
         state, events = step(state, quick_move(state))
         log.extend(events)
     return state, log
+
+
+def random_walk(players: int, seed: int, *, eager: bool = False, salt: bytes = b"p"):
+    """States and events of a random playout, move by move (setup drawn from ``salt`` and
+    ``seed``); ``eager`` players rarely skip an icon."""
+    state = GAME.fold(setup_events(players, seed, salt))
+    rng = FastRng(seed)
+    while GAME.outcome(state) is None:
+        seat = rng.choice(GAME.to_act(state))
+        legal = GAME.legal_moves(state, seat)
+        if eager and len(legal) > 1 and rng.randbelow(10):
+            legal = [m for m in legal if m["type"] != "skip"] or legal
+        events = GAME.decide(state, seat, legal[rng.randbelow(len(legal))], rng)
+        state = GAME.fold(events, state)
+        yield state, events
+
+
+def setup_events(players: int, seed: int, salt: bytes = b"p") -> list[dict]:
+    return GAME.setup(players, GAME.validate_options(players, {}), SeededRng(salt + b"%d" % seed, "setup"))

@@ -3,9 +3,9 @@ import pytest
 
 from shared.canonical import clone
 from shared.engine.conformance import check_playouts
-from shared.rng import FastRng, SeededRng
+from shared.rng import FastRng
 
-from .helpers import C, GAME
+from .helpers import C, GAME, random_walk
 
 SEEDS = {2: range(15), 3: range(12), 4: range(10), 5: range(8)}
 
@@ -23,17 +23,7 @@ def test_conformance_with_seat0_starting(players):
 
 
 def _walk(players, seed, eager=False):
-    """States and events of a random playout; ``eager`` players rarely skip an icon."""
-    state = GAME.fold(GAME.setup(players, GAME.validate_options(players, {}), SeededRng(b"p%d" % seed, "setup")))
-    rng = FastRng(seed)
-    while GAME.outcome(state) is None:
-        seat = rng.choice(GAME.to_act(state))
-        legal = GAME.legal_moves(state, seat)
-        if eager and len(legal) > 1 and rng.randbelow(10):
-            legal = [m for m in legal if m["type"] != "skip"] or legal
-        events = GAME.decide(state, seat, legal[rng.randbelow(len(legal))], rng)
-        state = GAME.fold(events, state)
-        yield state, events
+    return random_walk(players, seed, eager=eager, salt=b"p")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

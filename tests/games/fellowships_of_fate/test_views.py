@@ -3,25 +3,15 @@ intermediate state of the log (folded one event at a time) can be viewed and ask
 import pytest
 
 from shared.canonical import clone
-from shared.rng import FastRng, SeededRng
+from shared.rng import FastRng
 
-from .helpers import ACTIVATE, C, GAME, SKIP, explore, finish_explore, form, give, play, step, steps
+from .helpers import ACTIVATE, C, GAME, SKIP, explore, finish_explore, form, give, play, random_walk, setup_events, step, steps
 
 
 def _random_log(players, seed, eager=True):
     """The whole event log of a random match; ``eager`` players rarely skip an icon."""
-    events = GAME.setup(players, GAME.validate_options(players, {}), SeededRng(b"v%d" % seed, "setup"))
-    state = GAME.fold(events)
-    rng = FastRng(seed)
-    while GAME.outcome(state) is None:
-        seat = rng.choice(GAME.to_act(state))
-        legal = GAME.legal_moves(state, seat)
-        if eager and len(legal) > 1 and rng.randbelow(10):
-            legal = [m for m in legal if m["type"] != "skip"] or legal
-        new = GAME.decide(state, seat, legal[rng.randbelow(len(legal))], rng)
-        state = GAME.fold(new, state)
-        events += new
-    return events
+    return setup_events(players, seed, b"v") + [
+        e for _state, events in random_walk(players, seed, eager=eager, salt=b"v") for e in events]
 
 
 def _beast_taken(field_rest=("misty_ravine", "crystal_cave", "giant_boar")):

@@ -151,7 +151,9 @@ def test_ratings_reach_matchmaking_through_the_ratings_stream(stack):
     a, b = Client.register(stack, "winner"), Client.register(stack, "loser")
     match_id = seat_players(a, {"game": "duel", "seats": [{"player_id": a.player_id}, {"player_id": b.player_id}]}, [b])
     b.post(f"{stack.rules}/v1/matches/{match_id}/resign")
-    wait_for(lambda: r.hget("mm:ratings:duel", a.player_id), 30, what="rating in matchmaking's store")
+    # one ratings-updated message per player: wait for both
+    wait_for(lambda: r.hget("mm:ratings:duel", a.player_id) and r.hget("mm:ratings:duel", b.player_id), 30,
+             what="both ratings in matchmaking's store")
     assert float(r.hget("mm:ratings:duel", a.player_id)) > float(r.hget("mm:ratings:duel", b.player_id))
     mine = requests.get(f"{stack.scoring}/v1/players/{a.player_id}/ratings").json()
     assert mine["ratings"]["duel"]["matches"] == 1

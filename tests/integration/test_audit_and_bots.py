@@ -9,16 +9,7 @@ import requests
 
 from shared.canonical import dumps, loads
 from shared.eventstore.store import keys
-from tests.support.stack import ROOT, Client, start_stack, wait_for
-
-
-def finished_bot_match(stack):
-    host = Client.register(stack, "host")
-    match_id = host.post(f"{stack.mm}/v1/tables", json={"game": "duel", "seats": [
-        {"bot": "random"}, {"bot": "greedy"}]}).json()["match_id"]
-    wait_for(lambda: requests.get(f"{stack.rules}/v1/matches/{match_id}").json()["status"] == "finished", 60,
-             what="bots to finish")
-    return match_id
+from tests.support.stack import ROOT, Client, finished_bot_match, start_stack, wait_for
 
 
 def rewrite_log(r, match_id, change):

@@ -18,7 +18,7 @@ from shared.export import StillActive, export_match, parse
 from shared.matches import Matches
 from shared.verify import verify_lines
 from tests.support.playout import play_random
-from tests.support.stack import ROOT, Client, wait_for
+from tests.support.stack import ROOT, Client, finished_bot_match
 
 GAMES = ["arkon", "battlefields-of-olympus", "duel", "fate-of-akalon", "fellowships-of-fate", "rise-of-tribes"]
 
@@ -192,11 +192,7 @@ def test_the_command_line_verifier_exits_0_only_for_a_genuine_log(duel_export, t
 
 # ----- the HTTP endpoint, on the stack --------------------------------------------------------
 def test_the_export_endpoint_serves_ndjson_that_verifies(stack):
-    host = Client.register(stack, "exporter")
-    match_id = host.post(f"{stack.mm}/v1/tables", json={"game": "duel", "seats": [
-        {"bot": "random"}, {"bot": "greedy"}]}).json()["match_id"]
-    wait_for(lambda: requests.get(f"{stack.rules}/v1/matches/{match_id}").json()["status"] == "finished", 120,
-             what="bots to finish")
+    match_id = finished_bot_match(stack, "exporter")
     resp = requests.get(f"{stack.rules}/v1/matches/{match_id}/export")
     assert resp.status_code == 200 and resp.headers["Content-Type"].startswith("application/x-ndjson")
     head = requests.get(f"{stack.rules}/v1/matches/{match_id}").json()["head_hash"]

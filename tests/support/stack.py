@@ -187,3 +187,13 @@ def wait_for(predicate, timeout: float = 60, interval: float = 0.1, what: str = 
         if time.time() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(interval)
+
+
+def finished_bot_match(stack: Stack, host_name: str = "host", timeout: float = 120) -> str:
+    """A duel between two bots (random and greedy), played to its end through the stack; its id."""
+    host = Client.register(stack, host_name)
+    r = host.post(f"{stack.mm}/v1/tables", json={"game": "duel", "seats": [{"bot": "random"}, {"bot": "greedy"}]})
+    assert r.status_code == 201, r.text
+    match_id = r.json()["match_id"]
+    wait_for(lambda: host.api.match(match_id)["status"] == "finished", timeout, 0.2, "the bots to finish")
+    return match_id

@@ -1,5 +1,7 @@
-"""Engine speed: random self-play moves per second (legal_moves + decide + evolve), per game and
-player count, median of several runs, beside an in-place baseline.
+"""Engine speed: random self-play moves per second, per game and player count, median of several
+runs: the simulation path search bots use (``legal_moves`` + ``advance`` in place; goal 20k
+moves/s for every game) beside the contract's pure path (``legal_moves`` + ``decide`` + ``evolve``
+per event, what a live match does) in the same run.
 
 ``python -m bench.engine_selfplay [--seconds=N] [--runs=N] [--game=ID] [--options='{"roles": true}']``"""
 from __future__ import annotations
@@ -18,8 +20,8 @@ def selfplay(game, players: int, seconds: float, seed: int, *, pure: bool = True
              options: dict | None = None) -> tuple[int, float, int]:
     """(moves, elapsed, games) of random self-play for about ``seconds``.
 
-    ``pure``: fold each event with the contract's pure ``evolve`` (a copy per event); otherwise
-    the baseline, ``apply`` in place on one state (what a trusted simulation may do)."""
+    ``pure``: ``decide`` and fold each event with the contract's pure ``evolve`` (a copy per
+    event); otherwise ``advance`` the one state in place (what a simulation does)."""
     rng = FastRng(seed)
     moves = games = 0
     t0 = time.perf_counter()
@@ -30,12 +32,12 @@ def selfplay(game, players: int, seconds: float, seed: int, *, pure: bool = True
             acting = game.to_act(state)
             seat = acting[rng.randbelow(len(acting))]
             legal = game.legal_moves(state, seat)
-            events = game.decide(state, seat, legal[rng.randbelow(len(legal))], rng)
-            for ev in events:
-                if pure:
+            move = legal[rng.randbelow(len(legal))]
+            if pure:
+                for ev in game.decide(state, seat, move, rng):
                     state = game.evolve(state, ev)
-                else:
-                    game.apply(state, ev)
+            else:
+                game.advance(state, seat, move, rng)
             moves += 1
         games += 1
     return moves, time.perf_counter() - t0, games
@@ -53,12 +55,12 @@ def main() -> None:
         for players in range(game.min_players, game.max_players + 1):
             rates, baseline = [], []
             for run in range(runs):
-                moves, elapsed, _ = selfplay(game, players, seconds, run, options=options)
-                rates.append(moves / elapsed)
                 moves, elapsed, _ = selfplay(game, players, seconds, run, pure=False, options=options)
+                rates.append(moves / elapsed)
+                moves, elapsed, _ = selfplay(game, players, seconds, run, options=options)
                 baseline.append(moves / elapsed)
-            emit(bench="engine_selfplay", game=game.id, players=players, options=options, moves_per_s=round(median(rates), 1),
-                 baseline_inplace_moves_per_s=round(median(baseline), 1),
+            emit(bench="engine_selfplay", game=game.id, players=players, options=options,
+                 advance_moves_per_s=round(median(rates), 1), pure_moves_per_s=round(median(baseline), 1),
                  ratio=round(median(rates) / median(baseline), 3), runs=runs, seconds_per_run=seconds)
 
 

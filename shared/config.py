@@ -25,7 +25,10 @@ class Config:
     bot_retry_after_s: float = field(default_factory=lambda: float(_env("BOT_RETRY_AFTER_S", "20")))
     table_wait_s: float = field(default_factory=lambda: float(_env("TABLE_WAIT_S", "15")))
     max_match_events: int = field(default_factory=lambda: int(_env("MAX_MATCH_EVENTS", "20000")))
-    search_iterations: int = field(default_factory=lambda: int(_env("SEARCH_ITERATIONS", "150")))
+    # the search bot's budget per move: at most this many ISMCTS iterations (empty: the game's
+    # tuned count) and at most this many seconds of thinking
+    search_iterations: int | None = field(default_factory=lambda: int(_env("SEARCH_ITERATIONS", "") or 0) or None)
+    search_seconds: float = field(default_factory=lambda: float(_env("SEARCH_SECONDS", "0.8")))
 
 
 def load() -> Config:

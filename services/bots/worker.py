@@ -32,7 +32,9 @@ def _client() -> Tabletop:
 def choose(level: str, game, view: dict, seat: int, moves: list[dict]) -> dict:
     rng = FastRng(random.getrandbits(64))
     if level == "search":
-        return search_policy(game, view, seat, moves, rng, iterations=load().search_iterations)
+        config = load()
+        return search_policy(game, view, seat, moves, rng, iterations=config.search_iterations,
+                             seconds=config.search_seconds)
     if level == "greedy":
         return greedy_policy(game, view, seat, moves, rng)
     return random_policy(game, view, seat, moves, rng)

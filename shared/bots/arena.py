@@ -1,15 +1,20 @@
 """Play whole matches in-process between bot policies (evaluation scripts, benchmarks).
 
-Every policy decides from its seat's view and legal moves only, exactly as over HTTP.
+Every policy decides from its seat's view and legal moves only, exactly as over HTTP. A seat's
+player is a level name (``POLICIES``) or any policy callable (a level with its own budget).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
 
 from ..engine.game import Game
 from ..engine.outcome import Outcome
 from ..rng import FastRng, SeededRng
-from .policies import POLICIES
+from .policies import POLICIES, Policy
+
+Player = str | Policy
 
 
 @dataclass
@@ -17,14 +22,23 @@ class MatchRecord:
     outcome: Outcome
     steps: int
     state: dict
+    thinking_s: list[float] = field(default_factory=list)  # per seat
+    decisions: list[int] = field(default_factory=list)  # per seat
 
 
-def play_match(game: Game, levels: list[str], options: dict | None = None, *, seed: int = 0, max_steps: int = 20_000) -> MatchRecord:
-    """A full match with ``levels[s]`` playing seat s; returns the outcome and length."""
+def _policy(player: Player) -> Policy:
+    return POLICIES[player] if isinstance(player, str) else player
+
+
+def play_match(game: Game, levels: Sequence[Player], options: dict | None = None, *, seed: int = 0,
+               max_steps: int = 20_000) -> MatchRecord:
+    """A full match with ``levels[s]`` playing seat s; returns the outcome, length and thinking time."""
     players = len(levels)
+    policies = [_policy(p) for p in levels]
     opts = game.validate_options(players, options or {})
     state = game.fold(game.setup(players, opts, SeededRng(f"arena-{seed}".encode(), "setup")))
     rng = FastRng(seed)
+    thinking, decisions = [0.0] * players, [0] * players
     steps = 0
     while (result := game.outcome(state)) is None:
         if steps >= max_steps:
@@ -33,18 +47,24 @@ def play_match(game: Game, levels: list[str], options: dict | None = None, *, se
         seat = acting[rng.randbelow(len(acting))]
         legal = game.legal_moves(state, seat)
         view = game.view(state, seat)
-        move = POLICIES[levels[seat]](game, view, seat, legal, rng)
-        state = game.fold(game.decide(state, seat, move, rng), state)
+        start = time.process_time()
+        move = policies[seat](game, view, seat, legal, rng)
+        thinking[seat] += time.process_time() - start
+        decisions[seat] += 1
+        if move not in legal:
+            raise RuntimeError(f"{game.id}: seat {seat}'s policy chose an unlisted move {move!r}")
+        game.advance(state, seat, move, rng)
         steps += 1
-    return MatchRecord(outcome=result, steps=steps, state=state)
+    return MatchRecord(outcome=result, steps=steps, state=state, thinking_s=thinking, decisions=decisions)
 
 
-def win_rate(game: Game, hero: str, villain: str, players: int, games: int, options: dict | None = None, *, seed: int = 0) -> dict:
+def win_rate(game: Game, hero: Player, villain: Player, players: int, games: int, options: dict | None = None,
+             *, seed: int = 0, on_match: Callable[[int, MatchRecord, int], None] | None = None) -> dict:
     """``hero`` in one seat rotating through all seats, ``villain`` in the others.
 
     A win is rank 1 (shared wins count as wins); ``fair_share`` is what an equal player would
-    win (one over the number of sides: teams in team games). Returns rates and mean length.
-    """
+    win (one over the number of sides: teams in team games). Returns rates and mean length;
+    ``on_match(i, record, hero_seat)`` sees each match as it ends."""
     wins = 0
     steps = 0
     sides = players
@@ -56,7 +76,10 @@ def win_rate(game: Game, hero: str, villain: str, players: int, games: int, opti
         wins += rec.outcome.ranks[hero_seat] == 1
         steps += rec.steps
         sides = len(rec.outcome.teams) if rec.outcome.teams else players
+        if on_match:
+            on_match(i, rec, hero_seat)
     return {
-        "game": game.id, "players": players, "hero": hero, "villain": villain, "games": games,
+        "game": game.id, "players": players, "hero": hero if isinstance(hero, str) else getattr(hero, "name", "hero"),
+        "villain": villain if isinstance(villain, str) else getattr(villain, "name", "villain"), "games": games,
         "hero_win_rate": wins / games, "fair_share": 1 / sides, "mean_steps": steps / games,
     }

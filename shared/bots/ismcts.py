@@ -1,17 +1,43 @@
-"""Single-observer information-set MCTS over determinized states.
+"""Information-set Monte Carlo tree search over determinized states.
 
-Each iteration samples a full state consistent with the searching seat's view
-(``determinize``), walks the shared tree choosing among the moves legal in that sample by UCB1
-(availability-counted), expands one node, finishes with a random playout capped at
-``playout_steps`` (scored by the heuristic when capped), and backs up the searching seat's reward.
+Each iteration samples a full state consistent with the searching seat's view (``determinize``)
+and walks one shared tree, keyed by the moves' canonical bytes. At every node the seat that acts
+there picks by UCB1 on *its own* reward (so opponents play against the searcher, not for it),
+counting a move as offered only when it is legal in this sample. The walk expands one node, plays
+out with random moves for at most ``playout_steps`` and scores the end for every seat: a finished
+game by its ranks, a cut-off by each side's ``heuristic`` against the best other side. Search
+stops after ``iterations`` or ``seconds``, whichever comes first, and answers the most visited
+root move.
+
+States are advanced in place (``Game.advance``) on the iteration's own copy of its sample.
+Per-game tuning lives in the game's ``search`` parameters (see ``SearchParams``).
 """
 from __future__ import annotations
 
 import math
+import time
+from dataclasses import dataclass, fields, replace
 
 from ..canonical import encode
 from ..engine.game import Game
 from ..rng import FastRng
+
+
+@dataclass(frozen=True)
+class SearchParams:
+    """How hard and how a search looks. A game's ``search`` dict overrides the defaults."""
+
+    iterations: int = 400
+    seconds: float | None = None  # a wall-clock budget on top of the iteration cap
+    playout_steps: int = 20  # random moves after the tree before the heuristic cut-off
+    c: float = 0.7  # UCB1 exploration
+    scale: float = 1.0  # a heuristic lead of this size is worth a 0.75 reward
+
+    @classmethod
+    def for_game(cls, game: Game, **overrides) -> "SearchParams":
+        known = {f.name for f in fields(cls)}
+        tuned = {k: v for k, v in (getattr(game, "search", None) or {}).items() if k in known}
+        return replace(cls(**tuned), **{k: v for k, v in overrides.items() if v is not None})
 
 
 class _Node:
@@ -20,60 +46,78 @@ class _Node:
     def __init__(self):
         self.visits = 0
         self.avail = 0
-        self.total = 0.0
+        self.total = 0.0  # reward of the seat whose move led here
         self.children: dict[bytes, tuple[dict, "_Node"]] = {}
 
 
-def _reward(game: Game, state: dict, seat: int) -> float:
+def rewards(game: Game, state: dict, scale: float) -> list[float]:
+    """Every seat's reward in [0, 1]: 1/0 for a won/lost game, else a squashed heuristic lead."""
     result = game.outcome(state)
     if result is not None:
         best = min(result.ranks)
-        return 1.0 if result.ranks[seat] == best else 0.0
-    h = game.heuristic(state, seat)
-    return 0.5 + math.atan(h) / math.pi  # squash into (0, 1)
+        return [1.0 if r == best else 0.0 for r in result.ranks]
+    sides = game.sides(state)
+    values = [sum(game.heuristic(state, s) for s in side) / len(side) for side in sides]
+    out = [0.5] * game.seat_count(state)
+    for i, side in enumerate(sides):
+        rivals = [v for j, v in enumerate(values) if j != i]
+        lead = values[i] - max(rivals) if rivals else 0.0
+        for s in side:
+            out[s] = 0.5 + math.atan(lead / scale) / math.pi
+    return out
 
 
-def ismcts(
-    game: Game, view: dict, seat: int, legal: list[dict], rng: FastRng,
-    *, iterations: int = 200, playout_steps: int = 60, c: float = 0.7,
-) -> dict:
+def ismcts(game: Game, view: dict, seat: int, legal: list[dict], rng: FastRng, params: SearchParams) -> dict:
+    """The most visited root move after the search ``params`` allow."""
+    deadline = time.perf_counter() + params.seconds if params.seconds else None
     root = _Node()
-    root_keys = {encode(m): m for m in legal}
-    for _ in range(iterations):
-        state = game.determinize(view, seat, rng)
-        node, path = root, [root]
-        # selection / expansion
+    root_keys = {encode(m) for m in legal}
+    c = params.c
+    for i in range(params.iterations):
+        if deadline is not None and i and time.perf_counter() >= deadline:
+            break
+        state = game.copy_state(game.determinize(view, seat, rng))  # may share parts with view
+        node, path = root, []
+        # selection and expansion
         while game.outcome(state) is None:
             acting = game.to_act(state)
             if not acting:
                 break
             actor = seat if seat in acting else acting[rng.randbelow(len(acting))]
             moves = game.legal_moves(state, actor)
-            if node is root:
-                moves = [m for m in moves if encode(m) in root_keys] or moves
             keyed = [(encode(m), m) for m in moves]
-            for _k, _m in keyed:
-                if _k in node.children:
-                    node.children[_k][1].avail += 1
-            untried = [(k, m) for k, m in keyed if k not in node.children]
+            if node is root:
+                keyed = [km for km in keyed if km[0] in root_keys] or keyed
+            untried = []
+            for k, m in keyed:
+                child = node.children.get(k)
+                if child is None:
+                    untried.append((k, m))
+                else:
+                    child[1].avail += 1
             if untried:
                 k, m = untried[rng.randbelow(len(untried))]
                 child = _Node()
                 child.avail = 1
                 node.children[k] = (m, child)
-                state = game.fold(game.decide(state, actor, m, rng), state)
-                path.append(child)
-                node = child
+                game.advance(state, actor, m, rng)
+                path.append((child, actor))
                 break
-            def ucb(item):
-                _, ch = node.children[item[0]]
-                return ch.total / ch.visits + c * math.sqrt(math.log(max(1, ch.avail)) / ch.visits)
+            log_terms = {}
+
+            def ucb(item, _node=node):
+                ch = _node.children[item[0]][1]
+                avail = ch.avail
+                if avail not in log_terms:
+                    log_terms[avail] = math.log(max(1, avail))
+                return ch.total / ch.visits + c * math.sqrt(log_terms[avail] / ch.visits)
+
             k, m = max(keyed, key=ucb)
-            state = game.fold(game.decide(state, actor, m, rng), state)
             node = node.children[k][1]
-            path.append(node)
+            game.advance(state, actor, m, rng)
+            path.append((node, actor))
         # playout
-        for _ in range(playout_steps):
+        for _ in range(params.playout_steps):
             if game.outcome(state) is not None:
                 break
             acting = game.to_act(state)
@@ -81,10 +125,11 @@ def ismcts(
                 break
             actor = acting[rng.randbelow(len(acting))]
             moves = game.legal_moves(state, actor)
-            state = game.fold(game.decide(state, actor, moves[rng.randbelow(len(moves))], rng), state)
-        reward = _reward(game, state, seat)
-        for n in path:
+            game.advance(state, actor, moves[rng.randbelow(len(moves))], rng)
+        reward = rewards(game, state, params.scale)
+        root.visits += 1
+        for n, actor in path:
             n.visits += 1
-            n.total += reward
+            n.total += reward[actor]
     best = max(root.children.values(), key=lambda mc: mc[1].visits, default=None)
     return best[0] if best else legal[rng.randbelow(len(legal))]

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..engine.errors import IllegalMove
 from ..engine.game import Game
 from ..rng import FastRng
-from .ismcts import ismcts
+from .ismcts import SearchParams, ismcts
 
 WIN_BONUS = 1_000.0
 
@@ -42,13 +41,10 @@ def greedy_policy(
     best, best_score = [], float("-inf")
     for move in legal:
         total = 0.0
-        for world in worlds:
-            try:
-                events = game.decide(world, seat, move, rng)
-            except IllegalMove:
-                total += float("-inf")
-                continue
-            total += evaluate(game, game.fold(events, world), seat)
+        for world in worlds:  # a seat's legal moves are the same in every world (conformance)
+            after = game.copy_state(world)
+            game.advance(after, seat, move, rng)
+            total += evaluate(game, after, seat)
         if total > best_score:
             best, best_score = [move], total
         elif total == best_score:
@@ -56,10 +52,15 @@ def greedy_policy(
     return best[rng.randbelow(len(best))] if best else legal[rng.randbelow(len(legal))]
 
 
-def search_policy(game: Game, view: dict, seat: int, legal: list[dict], rng: FastRng, *, iterations: int = 200) -> dict:
+def search_policy(
+    game: Game, view: dict, seat: int, legal: list[dict], rng: FastRng,
+    *, iterations: int | None = None, seconds: float | None = None,
+) -> dict:
+    """ISMCTS with the game's tuned parameters; ``iterations``/``seconds`` override its budget."""
     if len(legal) == 1:
         return legal[0]
-    return ismcts(game, view, seat, legal, rng, iterations=iterations)
+    params = SearchParams.for_game(game, iterations=iterations, seconds=seconds)
+    return ismcts(game, view, seat, legal, rng, params)
 
 
 Policy = Callable[[Game, dict, int, list, FastRng], dict]

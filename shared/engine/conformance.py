@@ -11,6 +11,8 @@ of a random playout it asserts that:
   (so nothing the seat cannot know influences what it sees), that state is playable by every
   seat (search bots play out from it), and a redacted event never holds another seat's private
   part or a secret;
+* ``advance`` (trusted, in place, on a move object straight from ``legal_moves``) gives the same
+  events and state as ``decide`` + ``evolve`` (search bots rely on it);
 * the playout ends with an ``outcome`` within ``max_steps``.
 """
 from __future__ import annotations
@@ -76,11 +78,16 @@ def check_playout(
             for m in moves:
                 game.decide(state, seat, clone(m), SeededRng(secret, f"probe-{steps}"))
             _check_rejections(game, state, seat, moves)
-        move = moves[chooser.randbelow(len(moves))]
+        pick = chooser.randbelow(len(moves))
+        move = moves[pick]
         new_events = game.decide(state, seat, clone(move), SeededRng(secret, len(events)))
         assert new_events, f"{game.id}: move {move} produced no events"
+        twin = game.copy_state(state)
+        fast_events = game.advance(twin, seat, game.legal_moves(twin, seat)[pick], SeededRng(secret, len(events)))
         for ev in new_events:
             state = game.evolve(state, ev)
+        assert encode(fast_events) == encode(new_events), f"{game.id}: advance and decide disagree on {move}"
+        assert encode(twin) == encode(state), f"{game.id}: advance in place and evolve disagree after {move}"
         events.extend(new_events)
         steps += 1
     _check_state(game, state, players, events, full=True, rng=chooser)

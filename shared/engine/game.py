@@ -11,8 +11,10 @@ A game is a pure, I/O-free description:
 * ``legal_moves(state, seat) -> [move]`` — every legal move, each a JSON object that can be
   posted back verbatim;
 * ``play(tx, seat, move)`` — carries out a move already known to be legal by emitting events on
-  the transaction ``tx`` (``decide`` validates and wraps it);
-* ``to_act(state) -> [seat]`` — whose input is awaited;
+  the transaction ``tx`` (``decide`` validates and wraps it; ``advance`` is the trusted, in-place
+  form simulations use);
+* ``to_act(state) -> [seat]`` — whose input is awaited; ``seat_count(state)``, ``sides(state)``
+  (teams, if any);
 * ``view(state, seat | None)`` — what a seat (or a spectator) may see;
 * ``determinize(view, seat, rng) -> state`` — a full state consistent with that view;
 * ``outcome(state) -> Outcome | None``;
@@ -40,14 +42,15 @@ class Tx:
     """A decision in progress: events emitted so far and the state they lead to.
 
     ``emit`` folds each event into ``tx.state`` at once, so the rest of a move's logic sees its
-    own effects (a reshuffle before a draw, a hand limit after a gain).
+    own effects (a reshuffle before a draw, a hand limit after a gain). ``in_place`` works on the
+    given state itself instead of a copy (simulations that own their state).
     """
 
     __slots__ = ("game", "state", "rng", "events")
 
-    def __init__(self, game: "Game", state: State, rng: Rng):
+    def __init__(self, game: "Game", state: State, rng: Rng, *, in_place: bool = False):
         self.game = game
-        self.state = clone(state)
+        self.state = state if in_place else clone(state)
         self.rng = rng
         self.events: list[Event] = []
 
@@ -120,8 +123,29 @@ class Game:
         self.play(tx, seat, move)
         return tx.events
 
+    def advance(self, state: State, seat: int, move: Move, rng: Rng) -> list[Event]:
+        """Trusted and in place: play ``move`` (taken from ``legal_moves``) on ``state`` itself.
+
+        What search and simulations use: no legality check and no copy of the state (``decide``
+        followed by ``fold`` costs both). Returns the move's events."""
+        tx = Tx(self, state, rng, in_place=True)
+        self.play(tx, seat, move)
+        return tx.events
+
+    def copy_state(self, state: State) -> State:
+        """An independent copy of ``state`` (for a simulation to advance in place)."""
+        return clone(state)
+
     def to_act(self, state: State) -> list[int]:
         raise NotImplementedError
+
+    def seat_count(self, state: State) -> int:
+        """How many seats the match has."""
+        raise NotImplementedError
+
+    def sides(self, state: State) -> list[list[int]]:
+        """The seats that win or lose together: teams in a team game, else each seat alone."""
+        return [[s] for s in range(self.seat_count(state))]
 
     def view(self, state: State, seat: int | None) -> dict:
         raise NotImplementedError

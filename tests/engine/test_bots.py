@@ -18,16 +18,18 @@ def opening(game, players):
     return state
 
 
-@pytest.mark.parametrize("game_id", [g.id for g in registry.all_games()])
+@pytest.mark.parametrize("game_id,players", [
+    (g.id, n) for g in registry.all_games() for n in range(g.min_players, g.max_players + 1)
+])
 @pytest.mark.parametrize("level", sorted(POLICIES))
-def test_every_level_answers_a_legal_move_from_the_view(game_id, level):
+def test_every_level_answers_a_legal_move_from_the_view(game_id, players, level):
     game = registry.get(game_id)
-    state = opening(game, game.min_players)
+    state = opening(game, players)
     seat = game.to_act(state)[0]
     legal = game.legal_moves(state, seat)
     view = game.view(state, seat)
     if level == "search":
-        move = search_policy(game, view, seat, legal, FastRng(1), iterations=15)
+        move = search_policy(game, view, seat, legal, FastRng(1), iterations=30)
     else:
         move = POLICIES[level](game, view, seat, legal, FastRng(1))
     assert move in legal

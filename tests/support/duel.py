@@ -57,6 +57,9 @@ class Duel(Game):
                 state["hands"][s].append(card)
                 state["deck"].remove(card)
 
+    def seat_count(self, state):
+        return state["players"]
+
     def to_act(self, state):
         if state["round"] > state["rounds"]:
             return []

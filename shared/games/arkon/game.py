@@ -62,5 +62,8 @@ class Arkon(Game):
     def outcome(self, state: dict) -> Outcome | None:
         return scoring.outcome(state)
 
+    def seat_count(self, state: dict) -> int:
+        return state["players"]
+
     def heuristic(self, state: dict, seat: int) -> float:
         return heuristic(self, state, seat)

@@ -72,5 +72,8 @@ class BattlefieldsOfOlympus(Game):
             return None
         return standings(C, state)
 
+    def seat_count(self, state: dict) -> int:
+        return len(state["seats"])
+
     def heuristic(self, state: dict, seat: int) -> float:
         return evaluate(C, state, seat)

@@ -73,5 +73,11 @@ class FateOfAkalon(Game):
             return None
         return Outcome.from_json(state["result"])
 
+    def seat_count(self, state: dict) -> int:
+        return state["players"]
+
+    def sides(self, state: dict) -> list[list[int]]:
+        return state["teams"] or [[s] for s in range(state["players"])]
+
     def heuristic(self, state: dict, seat: int) -> float:
         return heuristic.heuristic(state, seat)

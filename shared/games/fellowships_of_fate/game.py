@@ -71,5 +71,8 @@ class FellowshipsOfFate(Game):
     def outcome(self, state) -> Outcome | None:
         return scoring.outcome(state)
 
+    def seat_count(self, state: dict) -> int:
+        return state["players"]
+
     def heuristic(self, state, seat):
         return heuristic(state, seat)

@@ -72,5 +72,8 @@ class RiseOfTribes(Game):
     def outcome(self, state):
         return outcome(state)
 
+    def seat_count(self, state: dict) -> int:
+        return state["n"]
+
     def heuristic(self, state, seat):
         return heuristic(state, seat)

@@ -4,7 +4,7 @@ Each iteration samples a full state consistent with the searching seat's view (`
 and walks one shared tree, keyed by the moves' canonical bytes. At every node the seat that acts
 there picks by UCB1 on *its own* reward (so opponents play against the searcher, not for it),
 counting a move as offered only when it is legal in this sample. The walk expands one node, plays
-out with random moves for at most ``playout_steps`` and scores the end for every seat: a finished
+out with the game's ``playout_move`` (random by default) for at most ``playout_steps`` and scores the end for every seat: a finished
 game by its ranks, a cut-off by each side's ``heuristic`` against the best other side. Search
 stops after ``iterations`` or ``seconds``, whichever comes first, and answers the most visited
 root move.
@@ -124,8 +124,7 @@ def ismcts(game: Game, view: dict, seat: int, legal: list[dict], rng: FastRng, p
             if not acting:
                 break
             actor = acting[rng.randbelow(len(acting))]
-            moves = game.legal_moves(state, actor)
-            game.advance(state, actor, moves[rng.randbelow(len(moves))], rng)
+            game.advance(state, actor, game.playout_move(state, actor, game.legal_moves(state, actor), rng), rng)
         reward = rewards(game, state, params.scale)
         root.visits += 1
         for n, actor in path:

@@ -166,6 +166,11 @@ class Game:
             return 0.0
         return 1.0 if result.ranks[seat] == 1 else -1.0
 
+    def playout_move(self, state: State, seat: int, moves: list[Move], rng: Rng) -> Move:
+        """The move a search playout makes for ``seat`` (default: uniformly random); games may
+        bias it with cheap knowledge. It sees the simulated state, never a live one."""
+        return moves[rng.randbelow(len(moves))]
+
     # ----- description for clients -------------------------------------------------------
     def describe(self) -> dict:
         return {

@@ -7,11 +7,14 @@ a separate process) are started for each measurement. K all-bot matches are kept
 (a finished one is replaced). Counted: moves whose event time falls in the window, and CPU
 seconds of each kind of process over the window (from /proc). Prints one JSON line per
 (level, N): moves/s and CPU ms per move for the workers, the rules service and Redis; then the
-throughput ratio of 2 workers to 1 for each level.
+throughput ratio of 2 workers to 1 for each level. The baseline for the rules service's cost is a
+human's move in the same run: scripted players reading their view and legal moves and posting
+(``human_baseline``), and the ratio of a bot move's rules CPU to it (goal: at most 2).
 """
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -105,6 +108,43 @@ def measure(stack, host: Tabletop, store: EventStore, game: str, level: str, wor
     }
 
 
+def measure_humans(stack, game: str, matches: int, seconds: float) -> dict:
+    """Rules CPU per move when people play: each move is the mover's view, legal moves and POST
+    (a view of a seat that turns out not to be acting counts too: ``requests_per_move``)."""
+    tables = []
+    for i in range(matches):
+        host, guest = stack.api(), stack.api()
+        me, other = host.register(f"bench-human-{i}-a"), guest.register(f"bench-human-{i}-b")
+        table = host.create_table(game, [{"player_id": me.player_id}, {"player_id": other.player_id}])
+        started = guest.join_table(table["table_id"])
+        tables.append({"match": started["match_id"], "clients": [host, guest], "next": 0})
+    rules = pids_of(f"-b 127.0.0.1:{stack.urls['rules'].rsplit(':', 1)[1]}")
+    rng = random.Random(0)
+    moves = requests = 0
+    before = cpu_seconds(rules)
+    t0 = time.time()
+    while time.time() < t0 + seconds:
+        for t in tables:
+            client = t["clients"][t["next"]]
+            view = client.view(t["match"])
+            requests += 1
+            if view["status"] != "active":
+                continue
+            if view["seat"] not in view["to_act"]:
+                t["next"] = view["to_act"][0]
+                continue
+            legal = client.legal_moves(t["match"])
+            client.move(t["match"], rng.choice(legal["moves"]), legal["version"])
+            requests += 2
+            moves += 1
+            t["next"] = 1 - t["next"]
+    t1 = time.time()
+    cpu = cpu_seconds(rules) - before
+    return {"bench": "bot_fleet_human_baseline", "game": game, "matches": matches, "moves": moves,
+            "moves_per_s": round(moves / (t1 - t0), 1), "requests_per_move": round(requests / max(moves, 1), 2),
+            "rules_cpu_ms_per_move": round(1000 * cpu / max(moves, 1), 2)}
+
+
 def main() -> None:
     seconds, matches, game = argv_int("seconds", 20), argv_int("matches", 8), argv_str("game", "arkon")
     with tempfile.TemporaryDirectory() as tmp:
@@ -113,18 +153,21 @@ def main() -> None:
         procfile = work / "Procfile.nobots"
         procfile.write_text("\n".join(line for line in (ROOT / "deploy/Procfile").read_text().splitlines()
                                       if not line.startswith("bot_worker")) + "\n")
-        stack = start_stack(server.url, work, procfile=str(procfile), SEARCH_ITERATIONS="100",
+        stack = start_stack(server.url, work, procfile=str(procfile), SEARCH_ITERATIONS="100", SEARCH_SECONDS="1",
                             BOT_RETRY_AFTER_S="3600", GAME_MODULES="")  # no watchdog revives old matches
         try:
             host = stack.api()
             host.register("bench-host")
             store = EventStore(redis.Redis.from_url(server.url))
             redis_pid = server.process.pid
+            human = emit(**measure_humans(stack, game, matches, seconds))
             for level, counts in (("random", (1, 2, 4)), ("search", (1, 2))):
                 rows = [emit(**measure(stack, host, store, game, level, n, matches, seconds, redis_pid))
                         for n in counts]
                 emit(bench="bot_fleet_scaling", game=game, level=level,
-                     ratio_2_to_1=round(rows[1]["moves_per_s"] / max(rows[0]["moves_per_s"], 1e-9), 3))
+                     ratio_2_to_1=round(rows[1]["moves_per_s"] / max(rows[0]["moves_per_s"], 1e-9), 3),
+                     rules_cpu_bot_to_human=round(rows[0]["cpu_ms_per_move"]["rules"]
+                                                  / max(human["rules_cpu_ms_per_move"], 1e-9), 2))
         finally:
             stack.stop()
             server.stop()

@@ -40,8 +40,10 @@ def _player_id() -> str:
 class GamesResource(MethodView):
     @blp.response(200, s.GamesOut)
     def get(self):
-        """Every game the server hosts, with its player counts and options."""
-        return {"games": [g.describe() for g in registry.all_games()]}
+        """Every game the server hosts, with its player counts, options and bot levels (weakest first,
+        each with its measured win rates against the level below)."""
+        return {"games": [{**g.describe(), "bot_levels": levels.describe(g.id), "calibration": levels.calibration(g.id)}
+                          for g in registry.all_games()]}
 
 
 @blp.route("/players")

@@ -85,6 +85,22 @@ class StartIn(Schema):
     fill_with_bots = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(BOT_LEVELS))
 
 
+class LevelRecordOut(Schema):
+    level = fields.String(metadata={"description": "the level below, the opponent"})
+    players = fields.Integer()
+    matches = fields.Integer()
+    win_rate = fields.Float(metadata={"description": "share of seat-rotated matches won against the level below"})
+    ci95 = fields.List(fields.Float(), metadata={"description": "95% Wilson interval of win_rate"})
+    fair_share = fields.Float(metadata={"description": "what an equal player would win (one over the sides)"})
+    options = fields.Dict()
+
+
+class BotLevelOut(Schema):
+    level = fields.String()
+    description = fields.String()
+    against_level_below = fields.List(fields.Nested(LevelRecordOut))
+
+
 class GameOut(Schema):
     id = fields.String()
     title = fields.String()
@@ -92,6 +108,10 @@ class GameOut(Schema):
     max_players = fields.Integer()
     version = fields.String()
     options = fields.Dict()
+    bot_levels = fields.List(fields.Nested(BotLevelOut), metadata={
+        "description": "the bot levels, weakest first, with measured win rates against the level below"})
+    calibration = fields.Dict(metadata={
+        "description": "the leaderboard calibration run of the bot levels: matches played and ratings"})
 
 
 class GamesOut(Schema):

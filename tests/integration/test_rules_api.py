@@ -195,6 +195,20 @@ def test_games_are_listed_with_their_options(stack):
     assert games["duel"]["min_players"] == 2 and games["duel"]["options"]["rounds"]["default"] == 3
 
 
+def test_games_list_their_bot_levels_weakest_first_with_measured_records(stack):
+    """Issue #11, "Levels that mean something": each level with its record against the one below."""
+    games = {g["id"]: g for g in requests.get(f"{stack.mm}/v1/games").json()["games"]}
+    for game in games.values():
+        assert [lv["level"] for lv in game["bot_levels"]] == ["random", "greedy", "search"]
+        assert "against_level_below" not in game["bot_levels"][0]
+    measured = games["arkon"]["bot_levels"]
+    assert measured[2]["against_level_below"], "arkon's search level was measured against greedy"
+    for level in measured[1:]:
+        for record in level["against_level_below"]:
+            assert 0 <= record["ci95"][0] <= record["win_rate"] <= record["ci95"][1] <= 1
+            assert record["matches"] >= 100 or record["players"] > 2
+
+
 def _rules_process(redis_url, port, log):
     env = dict(os.environ, REDIS_URL=redis_url, AUTH_SECRET="test-secret", PYTHONPATH=str(ROOT),
                GAME_MODULES="tests.support.duel")

@@ -61,8 +61,10 @@ def main() -> None:
         f"Latest run: {stamp}{' (quick)' if quick else ''}, `make bench` on a 2-core machine. "
         "Each benchmark has a baseline measured in the same run; compare ratios, not absolute numbers.", "",
         "## Engine: random self-play moves per second",
-        "legal_moves + decide + pure evolve, median of runs; baseline: the same playouts applying events in place.", "",
-        table(results["bench.engine_selfplay"], ["game", "players", "moves_per_s", "baseline_inplace_moves_per_s", "ratio"]),
+        "The simulation path search bots use (legal_moves + advance in place; goal 20,000 moves/s for every "
+        "game), median of runs; baseline: the contract's pure path (legal_moves + decide + evolve per event) "
+        "over the same playouts.", "",
+        table(results["bench.engine_selfplay"], ["game", "players", "advance_moves_per_s", "pure_moves_per_s", "ratio"]),
         "", "## Replay and snapshots", "",
         table([r for r in results["bench.replay"] if r["bench"] == "replay_fold"],
               ["game", "events", "events_per_s", "baseline_fold_inplace_events_per_s", "ratio"]), "",
@@ -98,7 +100,11 @@ def main() -> None:
               ["level", "workers", "moves_per_s", "cpu_ms_per_move.workers", "cpu_ms_per_move.rules",
                "cpu_ms_per_move.redis"]), "",
         table([r for r in results["bench.bot_fleet"] if r["bench"] == "bot_fleet_scaling"],
-              ["level", "ratio_2_to_1"]),
+              ["level", "ratio_2_to_1", "rules_cpu_bot_to_human"]), "",
+        "Baseline for the rules service's cost: people playing the same game (each move is the mover's view, "
+        "legal moves and POST); goal: a bot move costs the rules service at most twice a human move.", "",
+        table([r for r in results["bench.bot_fleet"] if r["bench"] == "bot_fleet_human_baseline"],
+              ["matches", "moves_per_s", "requests_per_move", "rules_cpu_ms_per_move"]),
         "", "## Raw results", "", "```",
         *[json.dumps(r) for rows in results.values() for r in rows], "```", "",
     ]

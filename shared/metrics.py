@@ -1,0 +1,228 @@
+"""Prometheus metrics of every process (``prometheus-client``).
+
+* The three services answer ``GET /metrics`` (``install``). Gunicorn runs several workers, so the
+  services use prometheus-client's multiprocess mode: ``deploy/gunicorn.py`` gives each server a
+  fresh directory of per-worker files (``PROMETHEUS_MULTIPROC_DIR``) and marks a worker's files
+  dead when it exits; ``/metrics`` adds up every worker's files.
+* Consumers and bot workers serve the same text on ``METRICS_PORT`` (``serve``; unset, empty or 0:
+  off), from this process — or from the multiprocess directory when ``PROMETHEUS_MULTIPROC_DIR``
+  is set for them too.
+* Some values are read from Redis when scraped (``StreamLag``, ``BotQueue``): a stopped consumer
+  still shows its lag in its service's ``/metrics``, a bot queue scaled to zero workers its length.
+
+Labels stay bounded: a route is its template (``/v1/matches/<match_id>/moves``, never a match id),
+a status its class (``2xx``), a game its id, a bot its level.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import time
+from typing import Iterable
+
+import redis
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import multiprocess
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+log = logging.getLogger(__name__)
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}
+UNMATCHED = "<unmatched>"  # a request no route matched (a 404): one label value, whatever the path
+
+# ----- what the processes count ----------------------------------------------------------------
+REQUESTS = Counter("tabletop_http_requests", "HTTP requests answered, by route template and status class",
+                   ["service", "route", "method", "status"])
+LATENCY = Histogram("tabletop_http_request_duration_seconds",
+                    "Time from a request's arrival to its response (an SSE stream: to its headers)",
+                    ["service", "route", "method"])
+MOVES = Counter("tabletop_moves_appended", "Moves appended to match logs (a replayed idempotent move is not)",
+                ["game"])
+BOT_TURNS_QUEUED = Counter("tabletop_bot_turns_queued", "Bot turn jobs enqueued by the rules service", ["level"])
+BOT_TURNS = Counter("tabletop_bot_turns", "Bot turn jobs run by a worker, by outcome (played, stale, "
+                    "not_played, failed)", ["level", "outcome"])
+BOT_TURN_SECONDS = Histogram("tabletop_bot_turn_duration_seconds", "Time a worker spent on one bot turn job",
+                             ["level"], buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120))
+DEADLINES_FIRED = Counter("tabletop_deadlines_fired", "Due turn deadlines looked at: handed_over when the seat "
+                          "went to a bot, moot when it had acted or the match had moved on", ["outcome"])
+FOLLOWUP_SWEEPS = Counter("tabletop_followup_sweeps", "Sweeps of the follow-up intents (rules consumer)")
+FOLLOWUPS_RERUN = Counter("tabletop_followups_rerun", "Matches whose follow-ups a sweep ran again (a process "
+                          "died before running them, or a bot job was lost)")
+STREAM_ENTRIES = Counter("tabletop_stream_entries", "Stream entries handled by a consumer group, by outcome "
+                         "(ok, failed, parked)", ["stream", "group", "outcome"])
+
+
+# ----- what is read from Redis at scrape time ---------------------------------------------------
+def _text(value) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class StreamLag(Collector):
+    """``tabletop_stream_lag_entries{stream, group, state}``: per consumer group, entries delivered
+    but not acknowledged (``pending``) and entries not delivered yet (``undelivered``)."""
+
+    UNDELIVERED_CAP = 100_000  # Redis < 7 has no "lag" field: entries are counted, up to this many
+
+    def __init__(self, client: redis.Redis, groups: Iterable[tuple[str, str]]):
+        self.r, self.groups = client, list(groups)
+
+    def collect(self):
+        family = GaugeMetricFamily("tabletop_stream_lag_entries",
+                                   "Entries a consumer group has not finished: pending (delivered, not acknowledged) "
+                                   "or undelivered", labels=["stream", "group", "state"])
+        by_stream: dict[str, list[str]] = {}
+        for stream, group in self.groups:
+            by_stream.setdefault(stream, []).append(group)
+        for stream, groups in by_stream.items():
+            try:
+                info = {_text(g["name"]): g for g in self.r.xinfo_groups(stream)} if self.r.exists(stream) else {}
+                for group in groups:
+                    pending, undelivered = self._lag(stream, info.get(group))
+                    family.add_metric([stream, group, "pending"], pending)
+                    family.add_metric([stream, group, "undelivered"], undelivered)
+            except redis.RedisError as err:  # a scrape never fails on Redis; the series are missing instead
+                log.warning("metrics: stream lag of %s not read: %s", stream, err)
+        yield family
+
+    def _lag(self, stream: str, group: dict | None) -> tuple[int, int]:
+        if group is None:  # the group is made from the stream's start when its consumer first runs
+            return 0, self.r.xlen(stream)
+        pending = int(group.get("pending") or 0)
+        if group.get("lag") is not None:
+            return pending, int(group["lag"])
+        last = _text(group["last-delivered-id"])
+        after = self.r.xrange(stream, min=f"({last}", max="+", count=self.UNDELIVERED_CAP)
+        return pending, len(after)
+
+
+class BotQueue(Collector):
+    """The RQ queue of bot turns: jobs waiting, being played, and failed (kept 24 h)."""
+
+    def __init__(self, queue_client: redis.Redis, queue: str):
+        self.r, self.queue = queue_client, queue
+
+    def collect(self):
+        try:
+            now = time.time()
+            with self.r.pipeline(transaction=False) as pipe:
+                pipe.llen(f"rq:queue:{self.queue}")
+                pipe.zcard(f"rq:wip:{self.queue}")
+                pipe.zcount(f"rq:failed:{self.queue}", now, "+inf")
+                waiting, started, failed = pipe.execute()
+        except redis.RedisError as err:
+            log.warning("metrics: bot queue not read: %s", err)
+            return
+        yield GaugeMetricFamily("tabletop_bot_turns_waiting", "Bot turn jobs waiting in the queue", value=waiting)
+        yield GaugeMetricFamily("tabletop_bot_turns_started", "Bot turn jobs a worker is playing", value=started)
+        yield GaugeMetricFamily("tabletop_bot_turns_failed_jobs", "Bot turn jobs that failed (kept 24 h)", value=failed)
+
+
+class DueSets(Collector):
+    """The rules service's sorted sets of things that fall due: how many, and how many are overdue."""
+
+    def __init__(self, client: redis.Redis, sets: dict[str, str]):
+        self.r, self.sets = client, sets  # metric name part -> key
+
+    def collect(self):
+        family = GaugeMetricFamily("tabletop_due_entries", "Entries of the rules service's due sets "
+                                   "(followups, deadlines), overdue or not", labels=["set", "state"])
+        try:
+            now = time.time()
+            with self.r.pipeline(transaction=False) as pipe:
+                for key in self.sets.values():
+                    pipe.zcount(key, "-inf", now)
+                    pipe.zcount(key, f"({now}", "+inf")
+                counts = pipe.execute()
+        except redis.RedisError as err:
+            log.warning("metrics: due sets not read: %s", err)
+            return
+        for i, name in enumerate(self.sets):
+            family.add_metric([name, "overdue"], counts[2 * i])
+            family.add_metric([name, "waiting"], counts[2 * i + 1])
+        yield family
+
+
+# ----- exposition ------------------------------------------------------------------------------
+def multiprocess_dir() -> str | None:
+    return os.environ.get(MULTIPROC_ENV) or None
+
+
+class _Scrape(Collector):
+    """What one scrape shows: this process's metrics (or every process's, from the multiprocess
+    directory) and the values read from Redis."""
+
+    def __init__(self, extra: Iterable[Collector] = ()):
+        self.extra = list(extra)
+
+    def collect(self):
+        path = multiprocess_dir()
+        if path:
+            yield from multiprocess.MultiProcessCollector(CollectorRegistry(), path=path).collect()
+        else:
+            yield from REGISTRY.collect()
+        for collector in self.extra:
+            yield from collector.collect()
+
+
+def exposition(extra: Iterable[Collector] = ()) -> bytes:
+    """The text exposition format of everything ``_Scrape`` shows."""
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(_Scrape(extra))
+    return generate_latest(registry)
+
+
+def stream_groups_of(service: str) -> list[tuple[str, str]]:
+    """The (stream, group) pairs read by ``service``'s consumers: groups named ``service`` or
+    ``service-...`` in ``shared.streams.GROUPS``."""
+    from .streams import GROUPS
+
+    return [(stream, group) for stream, groups in GROUPS.items() for group in groups
+            if group == service or group.startswith(f"{service}-")]
+
+
+def install(app, service: str, collectors: Iterable[Collector] = ()) -> None:
+    """Count and time every request of the Flask ``app`` and answer ``GET /metrics``.
+    ``app.extensions["metrics"]`` is the list of collectors read at scrape time (add to it)."""
+    from flask import Response, g, request
+
+    app.extensions["metrics"] = list(collectors)
+
+    def started() -> None:
+        g.metrics_t0 = time.perf_counter()
+
+    def finished(response):
+        t0 = g.pop("metrics_t0", None)
+        rule = request.url_rule
+        route = rule.rule if rule is not None else UNMATCHED
+        method = request.method if request.method in METHODS else "OTHER"
+        REQUESTS.labels(service, route, method, f"{response.status_code // 100}xx").inc()
+        if t0 is not None:
+            LATENCY.labels(service, route, method).observe(time.perf_counter() - t0)
+        return response
+
+    # first of all the before_request functions: a request refused by another (a 414) is timed too
+    app.before_request_funcs.setdefault(None, []).insert(0, started)
+    app.after_request(finished)
+
+    def metrics():
+        return Response(exposition(app.extensions["metrics"]), mimetype=None,
+                        headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+    app.add_url_rule("/metrics", "metrics", metrics, methods=["GET"])
+
+
+def serve(collectors: Iterable[Collector] = ()) -> int | None:
+    """For consumers and workers: serve ``/metrics`` on ``METRICS_PORT`` (address ``METRICS_ADDR``,
+    0.0.0.0 by default) from a background thread. Returns the port, or None when it is off."""
+    port = int(os.environ.get("METRICS_PORT") or 0)
+    if not port:
+        return None
+    from prometheus_client import start_http_server
+
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(_Scrape(collectors))
+    start_http_server(port, addr=os.environ.get("METRICS_ADDR", "0.0.0.0"), registry=registry)
+    log.info("metrics on :%s/metrics", port)
+    return port

@@ -21,10 +21,14 @@ import time
 from typing import Iterable
 
 import redis
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client import multiprocess
-from prometheus_client.core import GaugeMetricFamily
-from prometheus_client.registry import Collector
+
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # prometheus-client writes there from its import on
+    os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
+
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram  # noqa: E402
+from prometheus_client import generate_latest, multiprocess  # noqa: E402
+from prometheus_client.core import GaugeMetricFamily  # noqa: E402
+from prometheus_client.registry import Collector  # noqa: E402
 
 log = logging.getLogger(__name__)
 
@@ -192,14 +196,21 @@ def install(app, service: str, collectors: Iterable[Collector] = ()) -> None:
     def started() -> None:
         g.metrics_t0 = time.perf_counter()
 
+    children: dict[tuple, tuple] = {}  # (route, method, status class) -> the labelled counter and histogram
+
     def finished(response):
         t0 = g.pop("metrics_t0", None)
         rule = request.url_rule
-        route = rule.rule if rule is not None else UNMATCHED
-        method = request.method if request.method in METHODS else "OTHER"
-        REQUESTS.labels(service, route, method, f"{response.status_code // 100}xx").inc()
+        key = (rule.rule if rule is not None else UNMATCHED, request.method if request.method in METHODS else "OTHER",
+               response.status_code // 100)
+        counted = children.get(key)
+        if counted is None:  # bounded: routes x methods x 5 status classes
+            route, method, status = key
+            counted = children[key] = (REQUESTS.labels(service, route, method, f"{status}xx"),
+                                       LATENCY.labels(service, route, method))
+        counted[0].inc()
         if t0 is not None:
-            LATENCY.labels(service, route, method).observe(time.perf_counter() - t0)
+            counted[1].observe(time.perf_counter() - t0)
         return response
 
     # first of all the before_request functions: a request refused by another (a 414) is timed too

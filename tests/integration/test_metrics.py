@@ -180,3 +180,35 @@ def test_a_killed_gunicorn_worker_does_not_reset_the_counters(mstack):
     wait_for(replaced, 60, 0.2, "gunicorn to replace the killed worker")
     after = value(scrape(mstack.rules)[1], "tabletop_http_requests_total", service="rules")
     assert after >= before  # the dead worker's requests still count
+
+
+def test_a_failed_bot_turn_is_counted_by_its_worker_and_in_the_queue(mstack):
+    import redis
+    from rq import Queue
+
+    from shared.auth import Tokens
+
+    def failed() -> float:
+        return sum(value(scrape(mstack.exporters[n])[1], "tabletop_bot_turns_total", outcome="failed")
+                   for n in ("bot_worker_1", "bot_worker_2"))
+
+    before = failed()
+    match_id = f"no-such-match-{uuid.uuid4().hex[:8]}"  # the job's token is genuine, its match is not
+    token = Tokens(mstack.env["AUTH_SECRET"]).for_bot(match_id, 0, "random")
+    queue = Queue("bots", connection=redis.Redis.from_url(mstack.redis_url))
+    queue.enqueue_call("services.bots.worker.play_turn", args=(match_id, 0, 1, "random", "duel", "1", token),
+                       failure_ttl=3600)
+    wait_for(lambda: failed() >= before + 1, 60, 0.2, "a worker to count the failed turn")
+    assert value(scrape(mstack.rules)[1], "tabletop_bot_turns_failed_jobs") >= 1
+
+
+def test_a_turn_deadline_that_hands_a_seat_over_is_counted(mstack):
+    a, b = Client.register(mstack, "meter-clock-a"), Client.register(mstack, "meter-clock-b")
+    seat_players(a, {"game": "duel", "turn_seconds": 1,
+                     "seats": [{"player_id": a.player_id}, {"player_id": b.player_id}]}, [b])
+
+    def handed_over() -> float:
+        return value(scrape(mstack.exporters["rules_consumer"])[1], "tabletop_deadlines_fired_total",
+                     outcome="handed_over")
+
+    wait_for(lambda: handed_over() >= 1, 90, 0.3, "the rules consumer to fire a deadline")

@@ -144,8 +144,13 @@ def test_bot_workers_scale_with_keda_on_the_length_of_the_bot_queue(docs):
     meta = trigger["metadata"]
     assert meta["listName"] == f"rq:queue:{Config().bot_queue}" == "rq:queue:bots"
     assert int(meta["listLength"]) >= 1
+    # KEDA's operator asks from its own namespace: the queue Redis's Service by its full name
+    namespace = yaml.safe_load((K8S / "kustomization.yaml").read_text())["namespace"]
+    assert namespace in by_kind(docs, "Namespace")
     host, port = meta["address"].split(":")
+    service, suffix = host.split(".", 1)
+    assert suffix == f"{namespace}.svc.cluster.local"
     queue_url = by_kind(docs, "ConfigMap")["tabletop-config"]["data"]["QUEUE_REDIS_URL"]
-    assert queue_url.startswith(f"redis://{host}:{port}/") and host in by_kind(docs, "Service")
+    assert queue_url.startswith(f"redis://{service}:{port}/") and service in by_kind(docs, "Service")
     for value in meta.values():
         assert isinstance(value, str)  # KEDA's trigger metadata is a map of strings

@@ -2,7 +2,8 @@
 exits 0 when ``URL`` answers 200 within the timeout, 1 otherwise.
 
 The services are checked on ``/readyz`` (they reach their Redis), consumers and bot workers on
-their metrics exporter (``METRICS_PORT``, ``/metrics``: the process is up and answers)."""
+their exporter's ``/healthz`` (``METRICS_PORT``: the process answers and, for a consumer, its main
+loop has stepped within ``LOOP_STALE_S``)."""
 from __future__ import annotations
 
 import sys

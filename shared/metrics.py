@@ -224,16 +224,68 @@ def install(app, service: str, collectors: Iterable[Collector] = ()) -> None:
     app.add_url_rule("/metrics", "metrics", metrics, methods=["GET"])
 
 
-def serve(collectors: Iterable[Collector] = ()) -> int | None:
-    """For consumers and workers: serve ``/metrics`` on ``METRICS_PORT`` (address ``METRICS_ADDR``,
-    0.0.0.0 by default) from a background thread. Returns the port, or None when it is off."""
-    port = int(os.environ.get("METRICS_PORT") or 0)
-    if not port:
-        return None
-    from prometheus_client import start_http_server
+# ----- the exporter of consumers and workers ----------------------------------------------------
+_loop = {"last": None}  # monotonic time of the main loop's last step, once it has one
+
+
+def stepped() -> None:
+    """The main loop finished a step (successful or not: waiting out a Redis outage is alive)."""
+    _loop["last"] = time.monotonic()
+
+
+def loop_stale_s() -> float:
+    return float(os.environ.get("LOOP_STALE_S") or 120)
+
+
+def healthy() -> tuple[bool, str]:
+    """Whether the main loop has stepped within ``LOOP_STALE_S`` (a process without such a loop,
+    like an RQ worker, is healthy while it answers)."""
+    last = _loop["last"]
+    if last is None:
+        return True, "ok"
+    age = time.monotonic() - last
+    if age > loop_stale_s():
+        return False, f"the main loop last stepped {age:.0f} s ago (LOOP_STALE_S={loop_stale_s():g})"
+    return True, "ok"
+
+
+def exporter_app(collectors: Iterable[Collector] = ()):
+    """The exporter's WSGI app: ``/healthz`` (200, or 503 when the main loop is stuck) and the
+    metrics on any other path."""
+    from prometheus_client import make_wsgi_app
 
     registry = CollectorRegistry(auto_describe=False)
     registry.register(_Scrape(collectors))
-    start_http_server(port, addr=os.environ.get("METRICS_ADDR", "0.0.0.0"), registry=registry)
-    log.info("metrics on :%s/metrics", port)
+    metrics_app = make_wsgi_app(registry)
+
+    def app(environ, start_response):
+        if environ.get("PATH_INFO") == "/healthz":
+            ok, why = healthy()
+            start_response("200 OK" if ok else "503 Service Unavailable", [("Content-Type", "text/plain")])
+            return [why.encode()]
+        return metrics_app(environ, start_response)
+
+    return app
+
+
+def serve(collectors: Iterable[Collector] = ()) -> int | None:
+    """For consumers and workers: serve ``/metrics`` and ``/healthz`` on ``METRICS_PORT`` (address
+    ``METRICS_ADDR``, 0.0.0.0 by default) from a background thread. Returns the port, or None when
+    ``METRICS_PORT`` is unset, empty or 0."""
+    port = int(os.environ.get("METRICS_PORT") or 0)
+    if not port:
+        return None
+    import threading
+    from wsgiref.simple_server import WSGIRequestHandler, make_server
+
+    from prometheus_client.exposition import ThreadingWSGIServer
+
+    class Quiet(WSGIRequestHandler):
+        def log_message(self, *args):  # one line per scrape and probe is noise
+            pass
+
+    server = make_server(os.environ.get("METRICS_ADDR", "0.0.0.0"), port, exporter_app(collectors),
+                         ThreadingWSGIServer, handler_class=Quiet)
+    threading.Thread(target=server.serve_forever, name="metrics", daemon=True).start()
+    log.info("metrics on :%s/metrics, loop health on :%s/healthz", port, port)
     return port

@@ -88,3 +88,19 @@ def test_a_request_is_labelled_by_its_route_template_never_its_path(path):
     status = "2xx" if path.startswith("/v1") else "4xx"
     assert {"route": route, "method": "GET", "status": status}.items() <= next(
         ls for ls in labels if "status" in ls and ls["route"] == route).items()
+
+
+def test_the_exporter_answers_metrics_and_reports_a_stuck_main_loop(monkeypatch):
+    from werkzeug.test import Client
+
+    client = Client(metrics.exporter_app([]))
+    monkeypatch.setitem(metrics._loop, "last", None)
+    assert client.get("/healthz").status_code == 200  # no loop (an RQ worker): healthy while it answers
+    metrics.stepped()
+    assert client.get("/healthz").status_code == 200
+    monkeypatch.setenv("LOOP_STALE_S", "30")
+    monkeypatch.setitem(metrics._loop, "last", time.monotonic() - 31)
+    stuck = client.get("/healthz")
+    assert stuck.status_code == 503 and "LOOP_STALE_S=30" in stuck.text
+    scraped = client.get("/metrics")
+    assert scraped.status_code == 200 and list(text_string_to_metric_families(scraped.text))

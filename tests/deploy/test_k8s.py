@@ -126,7 +126,8 @@ def test_redis_is_a_stateful_set_with_a_claim_and_the_projects_configuration(doc
         assert container["readinessProbe"]["exec"]["command"] == ["redis-cli", "ping"]
         assert services[name]["spec"]["selector"] == redis["spec"]["template"]["metadata"]["labels"]
     config = by_kind(docs, "ConfigMap")["tabletop-config"]["data"]
-    assert config["REDIS_URL"].startswith("redis://redis:") and config["QUEUE_REDIS_URL"].startswith("redis://queue-redis:")
+    assert config["REDIS_URL"].startswith("redis://redis:")
+    assert config["QUEUE_REDIS_URL"].startswith("redis://queue-redis:")
     for url in ("MATCHMAKING_URL", "RULES_URL", "SCORING_URL"):
         host = config[url].split("//")[1].split(":")[0]
         assert host in services and by_kind(docs, "Deployment")[host]

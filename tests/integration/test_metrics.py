@@ -80,8 +80,8 @@ def play_out(players: dict[int, Client], match_id: str) -> int:
 
 def test_rules_metrics_count_the_moves_and_time_each_route_by_its_template(mstack):
     a, b = Client.register(mstack, "meter-a"), Client.register(mstack, "meter-b")
-    match_id = seat_players(a, {"game": "duel", "seats": [{"player_id": a.player_id}, {"player_id": b.player_id}]},
-                            [b])
+    seats = [{"player_id": a.player_id}, {"player_id": b.player_id}]
+    match_id = seat_players(a, {"game": "duel", "seats": seats}, [b])
     before = moves_of(mstack.rules)
     # one move with an Idempotency-Key, then the same request again: appended once, counted once
     turn = a.api.turn(match_id)
@@ -91,14 +91,16 @@ def test_rules_metrics_count_the_moves_and_time_each_route_by_its_template(mstac
     again = a.post(f"{mstack.rules}/v1/matches/{match_id}/moves", json=body, headers={"Idempotency-Key": key})
     assert first.status_code == again.status_code == 201 and again.json() == first.json()
     posted = 1 + play_out({0: a, 1: b}, match_id)
-    assert requests.get(f"{mstack.rules}/v1/matches/no-such-{match_id}/nowhere/{uuid.uuid4().hex}").status_code == 404
+    nowhere = f"{mstack.rules}/v1/matches/no-such-{match_id}/nowhere/{uuid.uuid4().hex}"
+    assert requests.get(nowhere).status_code == 404
 
     # every request went to one of the two gunicorn workers; /metrics adds both workers' files up
     assert moves_of(mstack.rules) - before == posted
     text, samples = scrape(mstack.rules)
     assert value(samples, "tabletop_http_request_duration_seconds_count", service="rules", route=MOVES_ROUTE,
                  method="POST") >= posted + 1
-    assert value(samples, "tabletop_http_requests_total", route=MOVES_ROUTE, method="POST", status="2xx") >= posted + 1
+    assert value(samples, "tabletop_http_requests_total", route=MOVES_ROUTE, method="POST",
+                 status="2xx") >= posted + 1
     buckets = {dict(ls)["le"]: v for (n, ls), v in samples.items()
                if n == "tabletop_http_request_duration_seconds_bucket" and dict(ls)["route"] == MOVES_ROUTE}
     assert buckets["+Inf"] >= posted + 1 and len(buckets) > 5
@@ -130,7 +132,8 @@ def test_every_service_and_exporter_serves_a_parsable_exposition(mstack):
     for name, base in mstack.exporters.items():  # the containers' liveness check
         assert requests.get(f"{base}/healthz", timeout=10).status_code == 200, name
     _, mm = scrape(mstack.mm)
-    assert value(mm, "tabletop_http_requests_total", service="matchmaking", route="/v1/tables", method="POST") >= 1
+    assert value(mm, "tabletop_http_requests_total", service="matchmaking", route="/v1/tables",
+                 method="POST") >= 1
 
 
 def _pids_of(stack, module: str) -> dict[int, int]:
@@ -159,7 +162,8 @@ def test_the_lag_of_a_stopped_consumer_shows_in_its_service_metrics_and_drains_a
     os.kill(pid, signal.SIGSTOP)
     try:
         finished_bot_match(mstack, "meter-lag")
-        wait_for(lambda: lag("rules-index", mstack.rules) == 0, 60, 0.2, "the indexer (still running) to catch up")
+        wait_for(lambda: lag("rules-index", mstack.rules) == 0, 60, 0.2,
+                 "the indexer (still running) to catch up")
         assert lag("scoring", mstack.scoring) >= 1  # the finished match waits for the stopped consumer
     finally:
         os.kill(pid, signal.SIGCONT)

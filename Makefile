@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 BROWSER := /usr/bin/chromium
 
-.PHONY: run test demo bench eval lint clean rebuild-scores reindex-matches verify
+.PHONY: run test demo bench eval lint clean rebuild-scores reindex-matches verify compose
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ $(BROWSER):           ## the viewer's tests drive Debian's chromium (installed a
 
 test: $(STAMP) $(BROWSER)  ## the whole test suite (own Redis servers, own services, a headless browser)
 	$(PY) -m pytest -n 2 --dist loadfile
+
+compose:              ## the whole stack in containers (Docker with the compose plugin): deploy/compose.yaml
+	@test -f deploy/.env || (umask 077 && echo "AUTH_SECRET=$$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')" > deploy/.env)
+	docker compose -f deploy/compose.yaml up -d --build
 
 demo: $(STAMP)        ## with `make run` going: a full match over HTTP (GAME=arkon by default)
 	$(PY) -m scripts.demo --game $(or $(GAME),arkon)

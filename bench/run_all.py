@@ -23,6 +23,7 @@ BENCHES = [
     ("bench.bot_fleet", ["--seconds=20", "--matches=8"], ["--seconds=8", "--matches=4"]),
     ("bench.sse_watchers", ["--watchers=1000", "--seconds=10", "--threads=4"],
      ["--watchers=200", "--seconds=3", "--threads=2"]),
+    ("bench.metrics_overhead", ["--requests=5000", "--runs=7"], ["--requests=1000", "--runs=3"]),
 ]
 
 
@@ -105,6 +106,11 @@ def main() -> None:
         "legal moves and POST); goal: a bot move costs the rules service at most twice a human move.", "",
         table([r for r in results["bench.bot_fleet"] if r["bench"] == "bot_fleet_human_baseline"],
               ["matches", "moves_per_s", "requests_per_move", "rules_cpu_ms_per_move"]),
+        "", "## Prometheus metrics: what they cost a request",
+        "A trivial Flask endpoint with `shared.metrics.install` (a counter and a histogram per request in "
+        "prometheus-client's multiprocess files, as under gunicorn); baseline: the same endpoint without it.", "",
+        table(results["bench.metrics_overhead"], ["requests", "baseline_us_per_request", "with_metrics_us_per_request",
+                                                  "overhead_us_per_request", "ratio", "scrape_ms"]),
         "", "## Raw results", "", "```",
         *[json.dumps(r) for rows in results.values() for r in rows], "```", "",
     ]

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Callable
 
 import redis
 
+from . import metrics
+
 if TYPE_CHECKING:
     import rq
 
@@ -55,6 +57,7 @@ def run_until_stopped(step: Callable[[], object], stop: threading.Event, what: s
     backoff = backoff or Backoff()
     down_since: str | None = None
     while not stop.is_set():
+        metrics.stepped()  # the loop is alive (the exporter's /healthz), also while Redis is down
         try:
             step()
         except REDIS_DOWN as err:

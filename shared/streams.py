@@ -19,6 +19,7 @@ from typing import Callable
 
 import redis
 
+from . import metrics
 from .canonical import dumps, loads
 from .notices import PLAYER_NOTICES
 from .resilience import run_until_stopped
@@ -75,8 +76,10 @@ class Consumer:
             self.handler(entry_id, loads(fields[b"m"]))
         except Exception:
             log.exception("%s/%s: handler failed on %s", self.stream, self.group, entry_id)
+            metrics.STREAM_ENTRIES.labels(self.stream, self.group, "failed").inc()
             return False
         self.r.xack(self.stream, self.group, entry_id)
+        metrics.STREAM_ENTRIES.labels(self.stream, self.group, "ok").inc()
         return True
 
     def reclaim(self) -> int:
@@ -92,6 +95,7 @@ class Consumer:
                 self.r.xadd(self.dead_letter, {"m": body, "id": entry_id, "group": self.group,
                                                "deliveries": p["times_delivered"]})
                 self.r.xack(self.stream, self.group, entry_id)
+                metrics.STREAM_ENTRIES.labels(self.stream, self.group, "parked").inc()
                 log.error("%s/%s: parked %s after %s deliveries", self.stream, self.group, entry_id,
                           p["times_delivered"])
                 continue

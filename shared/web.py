@@ -21,7 +21,7 @@ from flask_smorest import Api, Blueprint
 from marshmallow import Schema, fields
 from werkzeug.exceptions import HTTPException
 
-from . import apidocs
+from . import apidocs, metrics
 from .auth import Principal, Tokens
 from .canonical import dumps
 from .config import Config
@@ -242,6 +242,7 @@ def create_base_app(name: str, config: Config, client: redis.Redis, version: str
     app.extensions["config"] = config
     app.extensions["redis"] = client
     app.extensions["tokens"] = Tokens(config.auth_secret, client)
+    metrics.install(app, name, [metrics.StreamLag(client, metrics.stream_groups_of(name))])  # GET /metrics
     apidocs.configure(app)  # /docs: Swagger UI with local assets
     api = ProblemApi(app, spec_kwargs={"extra_plugins": [ProblemResponsesPlugin()]})
     app.before_request(check_url_length)

@@ -8,6 +8,7 @@ import logging
 
 from rq import Queue, SimpleWorker
 
+from shared import metrics
 from shared.config import load, queue_client
 from shared.engine import registry
 from shared.resilience import run_rq_worker
@@ -18,6 +19,7 @@ def main() -> None:
     config = load()
     registry.load_all()
     client = queue_client(config)
+    metrics.serve([metrics.BotQueue(client, config.bot_queue)])  # METRICS_PORT
     run_rq_worker(lambda: SimpleWorker([Queue(config.bot_queue, connection=client)], connection=client),
                   "bot worker", with_scheduler=False)
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from functools import lru_cache
 
+from shared import metrics
 from shared.bots.policies import greedy_policy, random_policy, search_policy
 from shared.config import load
 from shared.engine import registry
@@ -41,6 +43,19 @@ def choose(level: str, game, view: dict, seat: int, moves: list[dict]) -> dict:
 
 
 def play_turn(match_id: str, seat: int, version: int, level: str, game_id: str, engine: str, token: str) -> str:
+    """Play one bot turn (the RQ job); counted in ``tabletop_bot_turns{level, outcome}``."""
+    t0 = time.perf_counter()
+    outcome = "failed"
+    try:
+        done = _play_turn(match_id, seat, version, level, game_id, engine, token)
+        outcome = "played" if done.startswith("played") else "stale" if done == "stale" else "not_played"
+        return done
+    finally:
+        metrics.BOT_TURNS.labels(level, outcome).inc()
+        metrics.BOT_TURN_SECONDS.labels(level).observe(time.perf_counter() - t0)
+
+
+def _play_turn(match_id: str, seat: int, version: int, level: str, game_id: str, engine: str, token: str) -> str:
     api = _client().as_token(token)
     try:
         turn = api.turn(match_id)

@@ -10,6 +10,7 @@ import time
 
 import redis
 
+from shared import metrics
 from shared.config import load
 from shared.engine import registry
 from shared.resilience import run_until_stopped, stop_on_signals
@@ -30,6 +31,7 @@ def main() -> None:
     queue, tables, inbox = parts["queue"], parts["tables"], parts["inbox"]
     ratings = Consumer(client, RATINGS_UPDATED, "matchmaking", lambda _id, m: queue.rating_updated(m))
     notices = Consumer(client, PLAYER_NOTICES, "matchmaking", lambda _id, m: inbox.fan_out(m))
+    metrics.serve([metrics.StreamLag(client, metrics.stream_groups_of("matchmaking"))])  # METRICS_PORT
     wave_s = float(os.environ.get("WAVE_S", "2"))
     next_wave = 0.0
 

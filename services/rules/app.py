@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import os
 
+from shared import metrics
 from shared.config import Config, load
 from shared.engine import registry
 from shared.web import create_base_app
 
+from .deadlines import DUE
+from .followups import FOLLOWUPS
 from .live import LiveLogs
 from .export_routes import blp as export_blp
 from .index_routes import blp as index_blp, players_blp
@@ -22,6 +25,8 @@ def create_app(config: Config | None = None):
     keepalive = float(os.environ.get("SSE_KEEPALIVE_S", "15"))
     app.extensions.update(matches=rt.matches, followups=rt.followups, deadlines=rt.deadlines, runtime=rt,
                           config_sse_keepalive=keepalive, live=LiveLogs(config.redis_url, block_s=min(keepalive, 5.0)))
+    app.extensions["metrics"] += [metrics.BotQueue(rt.followups.queue.connection, config.bot_queue),
+                                  metrics.DueSets(rt.redis, {"followups": FOLLOWUPS, "deadlines": DUE})]
     registry.load_all()
     api.register_blueprint(blp)
     api.register_blueprint(export_blp)

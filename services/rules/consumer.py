@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 
+from shared import metrics
 from shared.config import load
 from shared.engine import registry
 from shared.matches import Invalid
@@ -33,6 +34,7 @@ def main() -> None:
     rt = Runtime.build(config)
     registry.load_all()
     consumer = Consumer(rt.redis, MATCHES_FORMED, "rules", lambda _id, message: on_formed(rt, message))
+    metrics.serve([metrics.StreamLag(rt.redis, [(MATCHES_FORMED, "rules")])])  # METRICS_PORT
 
     def step() -> None:
         consumer.poll(block_ms=500)

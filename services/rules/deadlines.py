@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import redis
 
+from shared import metrics
 from shared.due import DueSet
 from shared.eventstore.store import Conflict, keys
 from shared.matches import Matches, MatchOver, NotFound
@@ -77,6 +78,7 @@ class Deadlines:
             else:
                 followups.cancel(intent)
             self.r.zrem(DUE, entry)
+            metrics.DEADLINES_FIRED.labels("handed_over" if handed else "moot").inc()
         return len(due)
 
     def check(self, match_id: str, seat: int, since_version: int) -> bool:

@@ -23,7 +23,7 @@ from rq import Queue
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
-from shared import faults
+from shared import faults, metrics
 from shared.auth import Tokens
 from shared.config import Config
 from shared.due import DueSet
@@ -122,6 +122,7 @@ class Followups:
             args=(mstate["match_id"], seat, mstate["version"], level, mstate["game_id"], mstate["engine"], token),
             job_id=job_id, result_ttl=60, failure_ttl=24 * 3600, timeout=120,
         )
+        metrics.BOT_TURNS_QUEUED.labels(level).inc()
 
     def _job_alive(self, job_id: str) -> bool:
         """Whether a bot job will still run: waiting in the queue, scheduled, or held by a worker
@@ -157,6 +158,7 @@ class Followups:
     # ----- recovery ------------------------------------------------------------------------
     def sweep(self, limit: int = 100) -> int:
         """Run the follow-ups of every match whose intent fell due. Returns how many."""
+        metrics.FOLLOWUP_SWEEPS.inc()
         by_match: dict[str, list[str]] = {}
         for intent in self.due.claim(time.time(), self.grace_s, limit):
             by_match.setdefault(intent.split("|", 1)[0], []).append(intent)
@@ -168,4 +170,5 @@ class Followups:
                 self.r.zrem(FOLLOWUPS, *intents)
                 continue
             self.after_change(mstate, intents, retry=True)
+            metrics.FOLLOWUPS_RERUN.inc()
         return len(by_match)

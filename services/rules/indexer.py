@@ -11,6 +11,7 @@ import logging
 
 import redis
 
+from shared import metrics
 from shared.config import load
 from shared.resilience import stop_on_signals
 from shared.streams import MATCHES_FINISHED, Consumer
@@ -37,6 +38,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"indexed {index.rebuild()} matches")
         return
     finished = consumer(client, index)
+    metrics.serve([metrics.StreamLag(client, [(MATCHES_FINISHED, GROUP)])])  # METRICS_PORT
     log.info("match indexer running")
     finished.run(stop_on_signals(), block_ms=500)
     log.info("match indexer stopped")

@@ -10,7 +10,7 @@ from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from shared import faults
+from shared import faults, metrics
 from shared.canonical import dumps
 from shared.engine.errors import IllegalMove
 from shared.eventstore.store import Conflict
@@ -173,6 +173,7 @@ class MovesResource(MethodView):
         if done.replayed:
             followups.cancel(intent)
         else:
+            metrics.MOVES.labels(done.state["game_id"]).inc()
             followups.after_change(done.state, [intent], moved=seat)
         return done.body()
 

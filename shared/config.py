@@ -11,6 +11,10 @@ def _env(name: str, default: str) -> str:
     return os.environ.get(name, default)
 
 
+def _seconds_or_off(raw: str) -> float | None:
+    return None if raw.strip().lower() in ("off", "") else float(raw)
+
+
 @dataclass(frozen=True)
 class Config:
     redis_url: str = field(default_factory=lambda: _env("REDIS_URL", "redis://127.0.0.1:6379/0"))
@@ -26,6 +30,8 @@ class Config:
     table_wait_s: float = field(default_factory=lambda: float(_env("TABLE_WAIT_S", "15")))
     max_match_events: int = field(default_factory=lambda: int(_env("MAX_MATCH_EVENTS", "20000")))
     search_iterations: int = field(default_factory=lambda: int(_env("SEARCH_ITERATIONS", "150")))
+    # a finished match is compacted this long after its end ("off": never, by the rules consumer)
+    compact_after_s: float | None = field(default_factory=lambda: _seconds_or_off(_env("COMPACT_AFTER_S", "600")))
 
 
 def load() -> Config:

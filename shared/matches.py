@@ -17,9 +17,7 @@ of the audit in ``shared.audit`` (the offline verifier runs the same ones).
 from __future__ import annotations
 
 import secrets
-import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from .audit import check_chance
@@ -30,6 +28,7 @@ from .engine.game import Game
 from .envelope import ABORTED, CREATED, ENDED, HANDED_OVER, apply_record, event_core, resignation_outcome
 from .eventstore.chain import GENESIS, verify_chain
 from .eventstore.store import Conflict, EventStore, IdempotentRequest
+from .lru import Lru
 from .rng import SeededRng
 
 
@@ -73,33 +72,6 @@ class Submitted:
         return {"version": self.version, "events": self.events}
 
 
-class _Cache:
-    """A small thread-safe LRU of match states."""
-
-    def __init__(self, size: int):
-        self.size = size
-        self._d: OrderedDict[str, dict] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> dict | None:
-        with self._lock:
-            value = self._d.get(key)
-            if value is not None:
-                self._d.move_to_end(key)
-            return value
-
-    def put(self, key: str, value: dict) -> None:
-        with self._lock:
-            self._d[key] = value
-            self._d.move_to_end(key)
-            while len(self._d) > self.size:
-                self._d.popitem(last=False)
-
-    def drop(self, key: str) -> None:
-        with self._lock:
-            self._d.pop(key, None)
-
-
 class Matches:
     def __init__(self, store: EventStore, *, snapshot_every: int = 50, cache_size: int = 1024, clock=time.time,
                  max_events: int = 20_000):
@@ -107,7 +79,7 @@ class Matches:
         self.snapshot_every = snapshot_every
         self.max_events = max_events  # a match that never ends (bots in a stalemate) is aborted here
         self.clock = clock
-        self._cache = _Cache(cache_size)
+        self._cache = Lru(cache_size)
         self._seeds: dict[str, bytes] = {}
 
     # ----- helpers -------------------------------------------------------------------------

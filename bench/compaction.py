@@ -42,6 +42,7 @@ GAMES = ["arkon", "battlefields-of-olympus", "fate-of-akalon", "fellowships-of-f
 CONF = Path(__file__).resolve().parent.parent / "deploy" / "redis.conf"
 GOAL_BYTES = 20 * 1024
 DIGESTS = ("prev_hash", "hash", "hidden_digest")
+PARTS = ("log", "snaps", "meta", "seed", "audit")  # the keys a finished match keeps for ever, before compaction
 
 
 def play(matches: Matches, game_id: str, players: int, levels: list[str], seed: int) -> str:
@@ -65,7 +66,8 @@ def usage(r: redis.Redis, match_id: str) -> dict[str, int]:
     k = keys(match_id)
     out = {name: r.memory_usage(k[name], samples=0) or 0 for name in ("log", "snaps", "meta", "seed", "audit",
                                                                       "deadlines", "packed")}
-    out["idem"] = sum(r.memory_usage(key, samples=0) or 0 for key in r.scan_iter(match=f"{k['idem']}:*", count=1000))
+    idem = r.scan_iter(match=f"{k['idem']}:*", count=1000)
+    out["idem"] = sum(r.memory_usage(key, samples=0) or 0 for key in idem)
     return out
 
 
@@ -109,7 +111,7 @@ def measure(r: redis.Redis, game_id: str, n: int, seed: int) -> dict:
         rows["before"].append(durable(before))
         rows["after"].append(durable(after))
         rows["idem"].append(before["idem"])
-        for name in ("log", "snaps", "meta", "seed", "audit"):
+        for name in PARTS:
             rows[f"before_{name}"].append(before[name])
         rows["after_packed"].append(after["packed"])
         r.delete(*keys(match_id).values(), *r.scan_iter(match=f"{keys(match_id)['idem']}:*", count=1000))
@@ -125,7 +127,7 @@ def summary(label: str, rows: dict[str, list]) -> dict:
         after_p50_bytes=round(med["after"]), after_p90_bytes=percentile(rows["after"], 90),
         ratio_p50=round(med["before"] / med["after"], 1), goal_p50_bytes=GOAL_BYTES,
         meets_goal=med["after"] <= GOAL_BYTES,
-        before_p50_parts={name: round(med[f"before_{name}"]) for name in ("log", "snaps", "meta", "seed", "audit")},
+        before_p50_parts={name: round(med[f"before_{name}"]) for name in PARTS},
         after_packed_p50_bytes=round(med["after_packed"]),
         digest_share_of_log_json=round(med["digest_share"], 3),
         idem_p50_bytes=round(med["idem"]), idem_p90_bytes=percentile(rows["idem"], 90),

@@ -23,7 +23,16 @@ BENCHES = [
     ("bench.bot_fleet", ["--seconds=20", "--matches=8"], ["--seconds=8", "--matches=4"]),
     ("bench.sse_watchers", ["--watchers=1000", "--seconds=10", "--threads=4"],
      ["--watchers=200", "--seconds=3", "--threads=2"]),
+    ("bench.compaction", ["--matches=200"], ["--matches=10"]),
 ]
+
+
+MEMORY_NOTE = (
+    "`bench/compaction.py`: all-bot matches (random and greedy seats) of every game played through `Matches` "
+    "with an Idempotency-Key per move, on a Redis from `deploy/redis.conf`; `MEMORY USAGE` of every key of each "
+    "finished match (log stream, snapshots, meta, seed, audit cache) before and after compaction "
+    "(`shared/eventstore/compaction.py`). Goal: at most 20 KB (20,480 bytes) at the median. `idem_p50_bytes`: the "
+    "Idempotency-Key answers, which expire 24 h after each move (not compacted, not counted above).")
 
 
 def run(module: str, args: list[str]) -> list[dict]:
@@ -99,6 +108,15 @@ def main() -> None:
                "cpu_ms_per_move.redis"]), "",
         table([r for r in results["bench.bot_fleet"] if r["bench"] == "bot_fleet_scaling"],
               ["level", "ratio_2_to_1"]),
+        "", "## Memory per finished match", MEMORY_NOTE, "",
+        table(results["bench.compaction"], ["game", "matches", "events_p50", "events_p90", "before_p50_bytes",
+                                            "before_p90_bytes", "after_p50_bytes", "after_p90_bytes", "ratio_p50",
+                                            "meets_goal", "idem_p50_bytes"]), "",
+        "Where the bytes were before compaction (medians) and what reading a whole log costs:", "",
+        table(results["bench.compaction"], ["game", "before_p50_parts.log", "before_p50_parts.snaps",
+                                            "before_p50_parts.meta", "before_p50_parts.audit",
+                                            "digest_share_of_log_json", "after_packed_p50_bytes",
+                                            "read_whole_log_p50_ms.stream", "read_whole_log_p50_ms.compacted_cold"]),
         "", "## Raw results", "", "```",
         *[json.dumps(r) for rows in results.values() for r in rows], "```", "",
     ]

@@ -1,9 +1,10 @@
 """The compact form of a finished match's log: one zlib blob, the derived digests left out.
 
 ``MAGIC`` + zlib of JSON lines: a header ``{"records", "head_hash"}`` and each record as the
-stream holds it (same key order) without ``seq``, ``prev_hash``, ``hash`` and ``hidden_digest``. Those are deterministic, so
-``unpack`` recomputes them (``chain.seal`` with the match's seed) and checks that the chain ends
-at the stored head hash: the records read back are the stored ones, byte for byte.
+stream holds it (same key order) without ``seq``, ``prev_hash``, ``hash`` and ``hidden_digest``.
+Those are deterministic, so ``unpack`` recomputes them (``chain.seal`` with the match's seed) and
+checks that the chain ends at the stored head hash: the records read back are the stored ones,
+byte for byte.
 """
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ class CorruptLog(Exception):
 def pack(records: list[dict]) -> bytes:
     """The compact form of a whole log (records 1..n, in order)."""
     header = {"records": len(records), "head_hash": records[-1]["hash"] if records else GENESIS}
-    lines = [encode(header)] + [dumps({k: v for k, v in rec.items() if k not in DERIVED}).encode() for rec in records]
+    lines = [encode(header)]
+    lines += [dumps({k: v for k, v in rec.items() if k not in DERIVED}).encode() for rec in records]
     return MAGIC + zlib.compress(b"\n".join(lines), LEVEL)
 
 

@@ -14,7 +14,8 @@ Prints one JSON line per game and one for all games: events per match, bytes per
 medians; the Idempotency-Key answers apart (``idem_*``: they expire 24 h after each move, so they
 are not part of what finished matches hold for ever); where the bytes of the log go (the share of
 the stored JSON taken by the three hex digests); and the cost of reading a compacted log back
-(median ms to decode one whole log cold, against reading it from the stream).
+(median ms to decode one whole log cold, against reading it from the stream; and a cold
+``view?at=`` of the middle version, which loses its snapshots to compaction).
 """
 from __future__ import annotations
 
@@ -88,6 +89,14 @@ def read_ms(store: EventStore, match_id: str) -> float:
     return (time.perf_counter() - t0) * 1000
 
 
+def view_ms(r: redis.Redis, match_id: str, at: int) -> float:
+    """A cold ``view?at=``: a new runtime and store (no process cache: snapshot or compact log)."""
+    matches = Matches(EventStore(r))
+    t0 = time.perf_counter()
+    matches.view(match_id, None, at)
+    return (time.perf_counter() - t0) * 1000
+
+
 def measure(r: redis.Redis, game_id: str, n: int, seed: int) -> dict:
     store = EventStore(r)
     matches = Matches(store)
@@ -105,9 +114,11 @@ def measure(r: redis.Redis, game_id: str, n: int, seed: int) -> dict:
         rows["events"].append(len(records))
         rows["digest_share"].append(digest_share(records))
         rows["stream_read_ms"].append(read_ms(EventStore(r), match_id))
+        rows["stream_view_ms"].append(view_ms(r, match_id, len(records) // 2))
         assert compactor.compact(match_id) == COMPACTED
         after = usage(r, match_id)
         rows["packed_read_ms"].append(read_ms(EventStore(r), match_id))  # a new store: no decoded cache
+        rows["packed_view_ms"].append(view_ms(r, match_id, len(records) // 2))
         rows["before"].append(durable(before))
         rows["after"].append(durable(after))
         rows["idem"].append(before["idem"])
@@ -133,6 +144,8 @@ def summary(label: str, rows: dict[str, list]) -> dict:
         idem_p50_bytes=round(med["idem"]), idem_p90_bytes=percentile(rows["idem"], 90),
         read_whole_log_p50_ms={"stream": round(med["stream_read_ms"], 2),
                                "compacted_cold": round(med["packed_read_ms"], 2)},
+        view_at_middle_p50_ms={"stream_and_snapshots": round(med["stream_view_ms"], 2),
+                               "compacted_cold": round(med["packed_view_ms"], 2)},
     )
 
 

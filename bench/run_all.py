@@ -116,7 +116,9 @@ def main() -> None:
         table(results["bench.compaction"], ["game", "before_p50_parts.log", "before_p50_parts.snaps",
                                             "before_p50_parts.meta", "before_p50_parts.audit",
                                             "digest_share_of_log_json", "after_packed_p50_bytes",
-                                            "read_whole_log_p50_ms.stream", "read_whole_log_p50_ms.compacted_cold"]),
+                                            "read_whole_log_p50_ms.stream", "read_whole_log_p50_ms.compacted_cold",
+                                            "view_at_middle_p50_ms.stream_and_snapshots",
+                                            "view_at_middle_p50_ms.compacted_cold"]),
         "", "## Raw results", "", "```",
         *[json.dumps(r) for rows in results.values() for r in rows], "```", "",
     ]

@@ -136,3 +136,37 @@ def test_a_compacted_match_answers_every_endpoint_as_before(compacting_stack, tm
                             text=True, timeout=120)
     assert verify.returncode == 0, verify.stdout + verify.stderr
     assert requests.get(f"{stack.rules}/viewer/", timeout=TIMEOUT).status_code == 200
+
+
+@pytest.mark.slow
+def test_a_rules_consumer_killed_between_compaction_steps_loses_nothing(tmp_path):
+    """The rules consumer dies (``os._exit``) after writing the blob, and after the switch; the
+    supervisor restarts it, the compaction falls due again (its lease ran out) and finishes; every
+    endpoint answers as before throughout."""
+    points = ["compaction-after-write", "compaction-after-switch"]
+    once = tmp_path / "fired"
+    once.mkdir()
+    server = localredis.start(tmp_path / "redis")
+    stack = start_stack(server.url, tmp_path, COMPACT_AFTER_S="3600", FAULT_CRASH_AT=",".join(points),
+                        FAULT_ONCE_DIR=str(once))
+    try:
+        r = redis.Redis.from_url(stack.redis_url)
+        alice = Client.register(stack, "alice")
+        made = alice.post(f"{stack.mm}/v1/tables", timeout=TIMEOUT, json={
+            "game": "duel", "seats": [{"player_id": alice.player_id}, {"bot": "greedy"}]})
+        assert made.status_code == 201, made.text
+        match_id = made.json()["match_id"]
+        play_as_human(stack, match_id, alice)
+        wait_for(lambda: r.zscore(COMPACTIONS, match_id) is not None, 60, 0.2, "the compaction to be scheduled")
+        before = answers(stack, match_id, alice)
+        for point in points:
+            r.zadd(COMPACTIONS, {match_id: 0}, xx=True)  # due now (or: its lease ran out after the crash)
+            wait_for(lambda: (once / f"fired-{point}").exists(), 120, 0.2, f"the consumer to die at {point}")
+            assert r.exists(keys(match_id)["packed"])
+            assert answers(stack, match_id, alice) == before
+        compact_now(r, match_id)
+        assert answers(stack, match_id, alice) == before
+        assert not r.exists(keys(match_id)["snaps"])
+    finally:
+        stack.stop()
+        server.stop()

@@ -231,9 +231,6 @@ class EventStore:
         last = self.read(match_id, after=version - 1, limit=1) if version > 1 else first
         return first[0], (last[-1] if last else first[0])
 
-    def compacted(self, match_id: str) -> bool:
-        return bool(self.r.exists(keys(match_id)["packed"]))
-
     def _packed_lines(self, match_id: str) -> list[str] | None:
         """The compacted log's records as JSON lines (None when the match has none), decoded once
         per process while it stays in a small cache (the blob is compared, so a replaced match

@@ -27,6 +27,13 @@ BENCHES = [
 ]
 
 
+MEMORY_AFTER = (
+    "Before compaction, 54-59% of the log's stored JSON is the three hex digests of the hash chain; the rest "
+    "is JSON that zlib shrinks about tenfold. After it, a match keeps its meta (~1 KB), seed, audit cache and "
+    "the compact log. Reading a whole compacted log cold (decompress, re-seal the chain) is no slower than reading "
+    "the stream; a cold `view?at=` has no snapshot left and folds from the first event (about 4x slower), while "
+    "a viewer stepping forward reuses the state `Matches` read last (0.3 ms per step against 6.3 ms without, "
+    "a 404-event Arkon match).")
 MEMORY_NOTE = (
     "`bench/compaction.py`: all-bot matches (random and greedy seats) of every game played through `Matches` "
     "with an Idempotency-Key per move, on a Redis from `deploy/redis.conf`; `MEMORY USAGE` of every key of each "
@@ -119,7 +126,7 @@ def main() -> None:
                                             "read_whole_log_p50_ms.stream", "read_whole_log_p50_ms.compacted_cold",
                                             "view_at_middle_p50_ms.stream_and_snapshots",
                                             "view_at_middle_p50_ms.compacted_cold"]),
-        "", "## Raw results", "", "```",
+        "", MEMORY_AFTER, "", "## Raw results", "", "```",
         *[json.dumps(r) for rows in results.values() for r in rows], "```", "",
     ]
     (ROOT / "docs").mkdir(exist_ok=True)

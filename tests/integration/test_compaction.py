@@ -98,12 +98,29 @@ def test_an_active_or_unknown_match_is_left_alone(r):
     assert r.exists(keys("live")["log"]) and not r.exists(keys("live")["packed"]) and memory(r, "live") == before
 
 
-def compact_in_a_process(redis_url: str, match_id: str, crash_at: str = "") -> int:
-    """``python -m services.rules.compact --match`` in its own process, killed at ``crash_at``."""
+def compact_cli(redis_url: str, *args: str, crash_at: str = "") -> subprocess.CompletedProcess:
+    """``python -m services.rules.compact`` (``make compact``) in its own process, killed at ``crash_at``."""
     env = dict(os.environ, REDIS_URL=redis_url, FAULT_CRASH_AT=crash_at, PYTHONPATH=str(ROOT))
     env.pop("FAULT_ONCE_DIR", None)
-    return subprocess.run([sys.executable, "-m", "services.rules.compact", "--match", match_id], env=env,
-                          cwd=ROOT, capture_output=True, timeout=120).returncode
+    return subprocess.run([sys.executable, "-m", "services.rules.compact", *args], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def compact_in_a_process(redis_url: str, match_id: str, crash_at: str = "") -> int:
+    return compact_cli(redis_url, "--match", match_id, crash_at=crash_at).returncode
+
+
+def test_make_compact_compacts_the_backlog_of_finished_matches_only(r, redis_url):
+    matches = Matches(EventStore(r))
+    for i in range(3):
+        play_random(matches, f"done-{i}", "duel", 2, seed=i)
+    matches.create("live", "duel", {}, [{"player_id": "a"}, {"player_id": "b"}])
+    done = compact_cli(redis_url)
+    assert done.returncode == 0 and "3 compacted" in done.stdout, done.stdout + done.stderr
+    assert all(r.exists(keys(f"done-{i}")["packed"]) and not r.exists(keys(f"done-{i}")["log"]) for i in range(3))
+    assert r.exists(keys("live")["log"]) and not r.exists(keys("live")["packed"])
+    again = compact_cli(redis_url)
+    assert again.returncode == 0 and "nothing to compact" in again.stdout, again.stdout
 
 
 @pytest.mark.parametrize("point", ["compaction-after-write", "compaction-after-switch"])

@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 BROWSER := /usr/bin/chromium
 
-.PHONY: run test demo bench eval lint clean rebuild-scores reindex-matches verify compose
+.PHONY: run test demo bench eval lint clean rebuild-scores reindex-matches verify compose compact
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,9 @@ rebuild-scores: $(STAMP)  ## drop scoring data and rescore every finished match
 
 reindex-matches: $(STAMP)  ## drop the match index and rebuild it from every match's log
 	$(PY) -m services.rules.indexer --rebuild
+
+compact: $(STAMP)     ## compact every finished match now (COMPACT_AFTER_S does it in the background)
+	$(PY) -m services.rules.compact
 
 verify: $(STAMP)      ## check an exported match log offline: make verify FILE=match.ndjson
 	$(PY) -m shared.verify $(FILE)

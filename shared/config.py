@@ -11,6 +11,10 @@ def _env(name: str, default: str) -> str:
     return os.environ.get(name, default)
 
 
+def _seconds_or_off(raw: str) -> float | None:
+    return None if raw.strip().lower() in ("off", "") else float(raw)
+
+
 @dataclass(frozen=True)
 class Config:
     redis_url: str = field(default_factory=lambda: _env("REDIS_URL", "redis://127.0.0.1:6379/0"))
@@ -29,6 +33,8 @@ class Config:
     # tuned count) and at most this many seconds of thinking
     search_iterations: int | None = field(default_factory=lambda: int(_env("SEARCH_ITERATIONS", "") or 0) or None)
     search_seconds: float = field(default_factory=lambda: float(_env("SEARCH_SECONDS", "0.8")))
+    # a finished match is compacted this long after its end ("off": never, by the rules consumer)
+    compact_after_s: float | None = field(default_factory=lambda: _seconds_or_off(_env("COMPACT_AFTER_S", "600")))
 
 
 def load() -> Config:

@@ -68,10 +68,10 @@ class StillActive(Exception):
 def export_match(store, match_id: str, page: int = 1000) -> Iterator[bytes]:
     """The export of a match in ``store`` (an ``EventStore``), streamed ``page`` records at a time.
     Raises ``KeyError`` for an unknown match and ``StillActive`` before it has ended."""
-    first = store.read(match_id, limit=1)
-    if not first:
+    ends = store.ends(match_id)
+    if ends is None:
         raise KeyError(match_id)
-    last = store.read(match_id, after=store.version(match_id) - 1)[-1]
+    first, last = ends
     if last["type"] not in TERMINAL:
         raise StillActive(match_id)
     status = "finished" if last["type"] == ENDED else "aborted"
@@ -85,7 +85,7 @@ def export_match(store, match_id: str, page: int = 1000) -> Iterator[bytes]:
             yield from chunk
             after = chunk[-1]["seq"]
 
-    return write_lines(header_of(first[0], last, status), records(), store.seed(match_id))
+    return write_lines(header_of(first, last, status), records(), store.seed(match_id))
 
 
 def parse(lines: Iterable[bytes | str]) -> MatchLog:

@@ -2,8 +2,9 @@
 
 This is everything the rules service does to a match, without HTTP: create it, take a move,
 hand a seat to a bot, answer views, legal moves and the redacted log, and audit it. A match's
-state is the fold of its log; this module only caches it (per process, and as snapshots every
-``snapshot_every`` events), and every cache can be dropped without changing an answer.
+state is the fold of its log; this module only caches it (per process: the head state and the
+last state read at an earlier version; and as snapshots every ``snapshot_every`` events), and
+every cache can be dropped without changing an answer.
 
 Redis is the truth: a cached state whose version is ahead of Redis's head, or whose hash differs
 at the same version (Redis lost data, e.g. restarted from an older file), is dropped the moment a
@@ -17,9 +18,7 @@ of the audit in ``shared.audit`` (the offline verifier runs the same ones).
 from __future__ import annotations
 
 import secrets
-import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from .audit import check_chance
@@ -30,6 +29,7 @@ from .engine.game import Game
 from .envelope import ABORTED, CREATED, ENDED, HANDED_OVER, apply_record, event_core, resignation_outcome
 from .eventstore.chain import GENESIS, verify_chain
 from .eventstore.store import Conflict, EventStore, IdempotentRequest
+from .lru import Lru
 from .rng import SeededRng
 
 
@@ -73,31 +73,7 @@ class Submitted:
         return {"version": self.version, "events": self.events}
 
 
-class _Cache:
-    """A small thread-safe LRU of match states."""
-
-    def __init__(self, size: int):
-        self.size = size
-        self._d: OrderedDict[str, dict] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> dict | None:
-        with self._lock:
-            value = self._d.get(key)
-            if value is not None:
-                self._d.move_to_end(key)
-            return value
-
-    def put(self, key: str, value: dict) -> None:
-        with self._lock:
-            self._d[key] = value
-            self._d.move_to_end(key)
-            while len(self._d) > self.size:
-                self._d.popitem(last=False)
-
-    def drop(self, key: str) -> None:
-        with self._lock:
-            self._d.pop(key, None)
+EARLIER_CACHE = 64  # matches whose last state read at an earlier version this process keeps
 
 
 class Matches:
@@ -107,7 +83,11 @@ class Matches:
         self.snapshot_every = snapshot_every
         self.max_events = max_events  # a match that never ends (bots in a stalemate) is aborted here
         self.clock = clock
-        self._cache = _Cache(cache_size)
+        self._cache = Lru(cache_size)
+        # the last state read at an earlier version, per match: a viewer stepping forward through a
+        # log folds one more event instead of everything since the last snapshot (a compacted
+        # match has none)
+        self._earlier = Lru(EARLIER_CACHE)
         self._seeds: dict[str, bytes] = {}
 
     # ----- helpers -------------------------------------------------------------------------
@@ -190,6 +170,9 @@ class Matches:
         else:
             snap = self.store.latest_snapshot(match_id, target)
             base_version, base = snap if snap else (0, {})
+            earlier = self._earlier.get(match_id)
+            if earlier is not None and base_version < earlier["version"] < target:
+                base_version, base = earlier["version"], clone(earlier)
         records = self.store.read(match_id, after=base_version, until=target)
         if base and records and records[0]["prev_hash"] != base["head_hash"]:  # the log was rewritten
             self.forget(match_id)
@@ -203,6 +186,8 @@ class Matches:
             apply_record(mstate, rec, game)
         if at is None:
             self._cache.put(match_id, mstate)
+        else:
+            self._earlier.put(match_id, mstate)
         return mstate
 
     def _cached(self, match_id: str, head: int, head_hash: str | None) -> dict | None:
@@ -219,6 +204,7 @@ class Matches:
     def forget(self, match_id: str) -> None:
         """Drop the process caches of one match (tests, and after an external change)."""
         self._cache.drop(match_id)
+        self._earlier.drop(match_id)
         self._seeds.pop(match_id, None)
 
     def _confirm_head(self, match_id: str, mstate: dict) -> None:

@@ -1,6 +1,6 @@
-"""The rules service's background process: creates formed matches, fires turn deadlines, and runs
+"""The rules service's background process: creates formed matches, fires turn deadlines, runs
 the follow-ups of every change whose process died before running them or whose bot job was lost
-(``Followups.sweep``).
+(``Followups.sweep``), and compacts finished matches that fell due (``Compactions.sweep``).
 Run with ``python -m services.rules.consumer``."""
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ def main() -> None:
         consumer.poll(block_ms=500)
         rt.followups.sweep()
         rt.deadlines.fire_due(rt.followups)
+        rt.followups.compactions.sweep()
 
     log.info("rules consumer running")
     run_until_stopped(step, stop_on_signals(), "rules consumer", log)

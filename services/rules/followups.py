@@ -1,4 +1,5 @@
-"""What follows a change of a match: bot turns, turn deadlines and the finished-match message.
+"""What follows a change of a match: bot turns, turn deadlines, the finished-match message and,
+for a finished match, its compaction later on (``compactions``).
 
 Follow-ups come from the log, not from the request that appended. Before a process changes a
 match it records an intent (``expect``: a member ``<match>|<token>`` of ``rules:followups``,
@@ -33,6 +34,7 @@ from shared.matches import Forbidden, KeyReused, Matches, MatchOver, NotFound, R
 from shared.notices import publish_notice
 from shared.streams import MATCHES_FINISHED, publish
 
+from .compactions import Compactions
 from .deadlines import Deadlines
 
 log = logging.getLogger("rules.followups")
@@ -52,6 +54,7 @@ class Followups:
         self.grace_s = config.bot_retry_after_s
         self.tokens = Tokens(config.auth_secret)
         self.due = DueSet(client, FOLLOWUPS)
+        self.compactions = Compactions(client, matches.store, config.compact_after_s)
 
     # ----- the intent ----------------------------------------------------------------------
     def expect(self, match_id: str) -> str:
@@ -84,7 +87,8 @@ class Followups:
     def after_change(self, mstate: dict, intents: Iterable[str] = (), *, moved: int | None = None,
                      retry: bool = False) -> None:
         """Enqueue the bot turns the state calls for, (re)arm turn deadlines, tell the players
-        (``shared.notices``) and publish the result of a finished match; then clear ``intents``,
+        (``shared.notices``), publish the result of a finished match and schedule its compaction;
+        then clear ``intents``,
         and keep a watchdog while a bot is to act.
         ``retry``: from a sweep, which re-enqueues a bot turn only if its job is not alive."""
         match_id = mstate["match_id"]
@@ -97,6 +101,7 @@ class Followups:
         publish_notice(self.r, mstate, to_act)
         if mstate["status"] != "active":
             self.publish_finished(mstate)
+            self.compactions.schedule(match_id)
         faults.point("before-intent-cleared")
         watch = f"{match_id}|watch"
         with self.r.pipeline(transaction=False) as pipe:

@@ -83,11 +83,10 @@ class MatchIndex:
     # ----- writing -------------------------------------------------------------------------
     def refresh(self, match_id: str) -> dict | None:
         """(Re-)index one match from its log; idempotent. None when the match does not exist."""
-        log = keys(match_id)["log"]
-        first, last = self.r.xrange(log, count=1), self.r.xrevrange(log, count=1)
-        if not first:
+        ends = self.store.ends(match_id)  # from the stream, or the compact log of a compacted match
+        if ends is None:
             return None
-        created, final = loads(first[0][1][b"e"]), loads(last[0][1][b"e"])
+        created, final = ends
         if created["type"] != CREATED:
             return None
         summary = summarize(created, final)

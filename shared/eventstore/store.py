@@ -11,6 +11,8 @@ Keys of match M (hash-tagged, so one match lives in one Redis Cluster slot):
 * ``{m:M}:snaps`` — sorted set of state snapshots scored by version (a cache only)
 * ``{m:M}:audit`` — the audit of the log up to one head hash (a cache only)
 * ``{m:M}:deadlines`` — hash seat -> when its pending decision is due (the rules service's clocks)
+* ``{m:M}:packed`` — a finished match's log once compacted (``shared.eventstore.compaction``):
+  the stream, the snapshots and the deadlines are then gone, and ``read`` serves this blob
 
 ``append`` is one Lua script: it checks the expected version and head hash, replays a stored
 idempotent response, adds the records, updates the meta hash and stores the idempotent
@@ -24,11 +26,14 @@ from dataclasses import dataclass
 import redis
 
 from ..canonical import dumps, loads
+from ..lru import Lru
 from .chain import GENESIS, seal
+from .packed import packed_lines
 
 MAX_SEQ = 2 ** 53              # no log gets near it; larger seqs in requests are refused (JSON-safe)
 IDEMPOTENCY_TTL_S = 24 * 3600  # an Idempotency-Key's answer is kept this long (IETF draft)
 PENDING_TTL_S = 60             # a claim outlives no request (a crashed process frees its keys)
+PACKED_CACHE = 16              # decoded compacted logs kept per process (paging through one decodes it once)
 
 # ARGV: expected version, fingerprint ('' without a key), response, GENESIS, prev hash, key ttl,
 #       number of meta fields, meta name/value pairs..., records...
@@ -103,7 +108,7 @@ class AppendResult:
 
 def keys(match_id: str) -> dict[str, str]:
     tag = f"{{m:{match_id}}}"
-    return {k: f"{tag}:{k}" for k in ("log", "meta", "seed", "idem", "snaps", "audit", "deadlines")}
+    return {k: f"{tag}:{k}" for k in ("log", "meta", "seed", "idem", "snaps", "audit", "deadlines", "packed")}
 
 
 def idempotency_key(match_id: str, field: str) -> str:
@@ -117,6 +122,7 @@ class EventStore:
         self._append = client.register_script(_APPEND)
         self._claim = client.register_script(_CLAIM)
         self._release = client.register_script(_RELEASE)
+        self._packed = Lru(PACKED_CACHE)  # match id -> (blob, its records as JSON lines)
 
     # ----- metadata ------------------------------------------------------------------------
     def exists(self, match_id: str) -> bool:
@@ -196,10 +202,48 @@ class EventStore:
         return AppendResult(version=int(value), records=sealed)
 
     def read(self, match_id: str, after: int = 0, until: int | None = None, limit: int | None = None) -> list[dict]:
-        """Records with ``after < seq <= until`` in order (at most ``limit``)."""
+        """Records with ``after < seq <= until`` in order (at most ``limit``), from the stream or,
+        once the match is compacted, from its compact log (the same records, byte for byte)."""
+        found = self.read_stream(match_id, after, until, limit)
+        if found or (limit is not None and limit <= 0) or (until is not None and until <= after):
+            return found
+        lines = self._packed_lines(match_id)  # nothing in the stream: none there, or compacted
+        if lines is None:
+            return []
+        stop = len(lines) if until is None else min(until, len(lines))
+        if limit is not None:
+            stop = min(stop, after + limit)
+        return [loads(line) for line in lines[max(after, 0):stop]]
+
+    def read_stream(self, match_id: str, after: int = 0, until: int | None = None,
+                    limit: int | None = None) -> list[dict]:
+        """``read`` from the stream only (empty once the match is compacted)."""
         hi = f"0-{until}" if until is not None else "+"
         entries = self.r.xrange(keys(match_id)["log"], f"0-{after + 1}", hi, count=limit)
         return [loads(fields[b"e"]) for _id, fields in entries]
+
+    def ends(self, match_id: str) -> tuple[dict, dict] | None:
+        """The log's first record (``match.created``) and its last; None for no log."""
+        first = self.read(match_id, limit=1)
+        if not first:
+            return None
+        version = self.version(match_id)
+        last = self.read(match_id, after=version - 1, limit=1) if version > 1 else first
+        return first[0], (last[-1] if last else first[0])
+
+    def _packed_lines(self, match_id: str) -> list[str] | None:
+        """The compacted log's records as JSON lines (None when the match has none), decoded once
+        per process while it stays in a small cache (the blob is compared, so a replaced match
+        id is never served from the cache)."""
+        blob = self.r.get(keys(match_id)["packed"])
+        if blob is None:
+            return None
+        cached = self._packed.get(match_id)
+        if cached is not None and cached[0] == blob:
+            return cached[1]
+        lines = packed_lines(blob, self.seed(match_id))
+        self._packed.put(match_id, (blob, lines))
+        return lines
 
     # ----- idempotency keys ----------------------------------------------------------------
     def claim_idempotency(self, match_id: str, field: str, fingerprint: str, token: str) -> IdempotentRequest | None:

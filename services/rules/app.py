@@ -21,7 +21,7 @@ def create_app(config: Config | None = None):
     app, api = create_base_app("rules", config, rt.redis)
     keepalive = float(os.environ.get("SSE_KEEPALIVE_S", "15"))
     app.extensions.update(matches=rt.matches, followups=rt.followups, deadlines=rt.deadlines, runtime=rt,
-                          config_sse_keepalive=keepalive, live=LiveLogs(config.redis_url, block_s=min(keepalive, 5.0)))
+                          config_sse_keepalive=keepalive, live=LiveLogs(config, block_s=min(keepalive, 5.0)))
     registry.load_all()
     api.register_blueprint(blp)
     api.register_blueprint(export_blp)

@@ -7,7 +7,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from shared.config import Config, load
+from shared.config import Config, load, store_client
 from shared.web import ApiError, create_base_app
 
 from .store import ScoringStore
@@ -89,7 +89,7 @@ class PlayerResource(MethodView):
 
 def create_app(config: Config | None = None):
     config = config or load()
-    client = redis.Redis.from_url(config.redis_url)
+    client = store_client(config)
     app, api = create_base_app("scoring", config, client)
     app.extensions["scoring"] = ScoringStore(client)
     api.register_blueprint(blp)

@@ -9,6 +9,7 @@ services, scoring's and matchmaking's data), ``queue_client`` (RQ) and ``limits_
 """
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import time
@@ -113,13 +114,15 @@ def store_client(config: Config, *, max_connections: int | None = None, wait_s: 
             return redis.Redis(connection_pool=pool)
         return redis.Redis.from_url(config.redis_url, **options)
     if wait_s is not None:
-        options.update(connection_pool_class=redis.BlockingConnectionPool, timeout=wait_s)
+        options["connection_pool_class"] = functools.partial(redis.BlockingConnectionPool, timeout=wait_s)
     options.pop("health_check_interval")  # not a cluster option; the cluster client refreshes its own topology
-    startup = [ClusterNode(host, port) for host, port in cluster_nodes(config)]
+    (host, port), *others = cluster_nodes(config)
+    # Given a URL, redis-py builds each node's pool from ``connection_pool_class`` (else it ignores it).
+    startup = dict(url=f"redis://{host}:{port}/0", startup_nodes=[ClusterNode(h, p) for h, p in others])
     deadline, delay = time.monotonic() + connect_wait_s, 0.2
     while True:
         try:
-            return RedisCluster(startup_nodes=startup, require_full_coverage=False, **options)
+            return RedisCluster(**startup, require_full_coverage=False, **options)
         except (redis.exceptions.RedisClusterException, redis.ConnectionError, *CLUSTER_OUTAGE) as err:
             if time.monotonic() >= deadline:
                 raise

@@ -65,6 +65,20 @@ return 0
 """
 
 
+def claim(queue_redis, job_id: str, worker_name: str) -> bool:
+    """Take the claim on a job for ``worker_name``: False while another live worker holds it."""
+    return bool(queue_redis.eval(_CLAIM, 1, claim_key(job_id), worker_name, "rq:worker:", CLAIM_TTL_S))
+
+
+def release(queue_redis, job_id: str, worker_name: str) -> None:
+    """Drop our claim on a job (another's is left alone)."""
+    queue_redis.eval(_RELEASE, 1, claim_key(job_id), worker_name)
+
+
+def claim_key(job_id: str) -> str:
+    return f"bots:claim:{job_id}"
+
+
 @contextmanager
 def claimed() -> Iterator[bool]:
     """Whether this run of the current RQ job is the only one (True outside a job, in tests)."""
@@ -72,14 +86,13 @@ def claimed() -> Iterator[bool]:
     if job is None or not job.worker_name:
         yield True
         return
-    q, key, me = job.connection, f"bots:claim:{job.id}", job.worker_name
-    if not q.eval(_CLAIM, 1, key, me, "rq:worker:", CLAIM_TTL_S):
+    if not claim(job.connection, job.id, job.worker_name):
         yield False
         return
     try:
         yield True
     finally:
-        q.eval(_RELEASE, 1, key, me)
+        release(job.connection, job.id, job.worker_name)
 
 
 def play_turn(match_id: str, seat: int, version: int, level: str, game_id: str, engine: str, token: str) -> str:

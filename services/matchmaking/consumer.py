@@ -8,7 +8,6 @@ import logging
 import os
 import time
 
-import redis
 
 from shared.config import load, store_client
 from shared.engine import registry

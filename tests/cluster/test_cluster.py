@@ -19,7 +19,7 @@ from shared import localredis
 from shared.canonical import loads
 from shared.eventstore.store import keys
 from services.scoring.store import INPUTS
-from tests.support.cluster import start_cluster
+from shared.localcluster import start_cluster
 from tests.support.stack import Client, start_stack, wait_for
 
 pytestmark = pytest.mark.slow

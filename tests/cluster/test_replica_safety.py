@@ -1,13 +1,17 @@
 """What keeps replicas safe side by side, against a real Redis: a matchmaking group is seated all or
-nothing (two waves of two pools never seat one player twice), one run of a bot job at a time, and
-the renaming of matchmaking's keys into one cluster slot."""
+nothing (two waves of two pools never seat one player twice), one run of a bot job at a time, a
+match's inbox fan-out one at a time, and the renaming of matchmaking's keys into one cluster slot."""
 from __future__ import annotations
 
+import threading
+
 import pytest
+import redis
 
 from services.bots import worker
 from services.matchmaking import slot
 from services.matchmaking.forming import Former
+from services.matchmaking.inbox import Inbox, inbox_key
 from services.matchmaking.players import Players
 from services.matchmaking.queue import Queue, pool_key, ticket_key
 from services.matchmaking.tables import OPEN, table_key
@@ -110,3 +114,25 @@ def test_every_matchmaking_transaction_key_hashes_to_one_slot():
              queue.player_tickets_key("u"), tables.OPEN, tables.IDLE, tables.INVITES_DUE, tables.table_key("t"),
              tables.by_game("g"), tables.by_host("h"), tables.by_invitee("i")]
     assert len({key_slot(n.encode()) for n in names}) == 1, names
+
+
+def test_two_consumers_fanning_out_one_match_start_it_once_per_player(redis_url):
+    """Two matchmaking consumers take different notices of one new match at the same moment."""
+    players = [[0, "pa", True], [1, "pb", True]]
+    barrier = threading.Barrier(8)
+
+    def consumer(version: int) -> None:
+        inbox = Inbox(redis.Redis.from_url(redis_url))  # a process of its own
+        barrier.wait()
+        inbox.fan_out({"match_id": "m1", "game": "duel", "players": players, "version": version,
+                       "status": "active", "to_act": [0]})
+
+    threads = [threading.Thread(target=consumer, args=(v,)) for v in range(1, 9)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    client = redis.Redis.from_url(redis_url)
+    for _seat, player, _human in players:
+        started = [f for _id, f in client.xrange(inbox_key(player)) if f[b"type"] == b"match_started"]
+        assert len(started) == 1, f"{player} was told {len(started)} times that the match started"

@@ -87,6 +87,8 @@ class Human:
                     assert r.status_code == 409, r.text
                 return None
             m = self.c.get(self.base)
+            if m.status_code >= 500:
+                self.refused_while_down += 1
             return m.json() if m.status_code == 200 and m.json()["status"] != "active" else None
         except requests.RequestException:
             self.refused_while_down += 1
@@ -165,6 +167,13 @@ def test_every_game_plays_to_the_end_on_a_cluster_and_survives_a_master_killed(e
     assert set(scored) >= set(bot_matches.values()) | {human.match_id}
     ratings = requests.get(f"{stack.scoring}/v1/players/{host.player_id}/ratings", timeout=30).json()["ratings"]
     assert ratings[human_game]["matches"] == 1, ratings
+
+    # the live stream of the human's match replays it whole and ends (the listener reads the cluster)
+    with requests.get(f"{stack.rules}/v1/matches/{human.match_id}/stream", stream=True, timeout=60) as sse:
+        ids = [int(line[3:]) for line in sse.iter_lines(decode_unicode=True) if line.startswith("id:")]
+    assert ids == sorted(log), "the stream is the log, in order"
+    # the rate limiter keeps its counters on the cluster too
+    assert any(True for _ in store.scan_iter(match="*ratelimit*", count=1000)), "no rate-limit counter on the cluster"
 
     # the match index lists every match, with each one's final status
     expected = set(bot_matches.values()) | {human.match_id}

@@ -10,7 +10,10 @@ pools each, with two matchmaking consumers waving, are each seated once.
 """
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 import requests
@@ -20,7 +23,7 @@ from shared.canonical import loads
 from shared.eventstore.store import keys
 from services.scoring.store import INPUTS
 from shared.localcluster import start_cluster
-from tests.support.stack import Client, start_stack, wait_for
+from tests.support.stack import ROOT, Client, start_stack, wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -221,3 +224,32 @@ def test_two_matchmaking_consumers_seat_each_player_once(env):
     for p in players:
         matched = [t for (pid, _g), t in final.items() if pid == p.player_id and t["status"] == "matched"]
         assert len(matched) == 1, final
+
+
+def test_rebuilding_the_index_and_the_scores_walks_every_master(env):
+    """``make reindex-matches`` and ``make rebuild-scores`` against the cluster: the scans visit every
+    primary, so the index and the leaderboards come back the same."""
+    cluster, queue, stack = env
+    me = Client.register(stack, "rebuild")
+    played = [bot_table(me, "battlefields-of-olympus", i) for i in range(3)]
+    for match_id in played:
+        wait_for(lambda: requests.get(f"{stack.rules}/v1/matches/{match_id}", timeout=30).json()["status"] != "active",
+                 600, 0.5, f"{match_id} to finish")
+        check_finished(stack, match_id)
+    holders = {cluster.port_of(keys(m)["log"]) for m in played}
+
+    def listed() -> set[str]:
+        return {m["match_id"] for m in me.api.iter_matches(limit=100)}
+
+    def board() -> list:
+        return requests.get(f"{stack.scoring}/v1/leaderboards/battlefields-of-olympus", timeout=30).json()["entries"]
+
+    index_before, board_before = listed(), board()
+    assert set(played) <= index_before
+    run_env = dict(os.environ, REDIS_CLUSTER_NODES=cluster.nodes, QUEUE_REDIS_URL=queue.url, PYTHONPATH=str(ROOT))
+    for module, args in (("services.rules.indexer", ["--rebuild"]), ("services.scoring.rebuild", [])):
+        out = subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, env=run_env, capture_output=True,
+                             text=True, timeout=300)
+        assert out.returncode == 0, out.stderr[-3000:]
+    assert listed() == index_before, f"matches on masters {holders} lost from the index"
+    assert board() == board_before

@@ -3,10 +3,17 @@ nothing (two waves of two pools never seat one player twice), one run of a bot j
 match's inbox fan-out one at a time, and the renaming of matchmaking's keys into one cluster slot."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
+import time
+from pathlib import Path
 
 import pytest
 import redis
+from rq import Queue as RqQueue
+from rq import get_current_job
 
 from services.bots import worker
 from services.matchmaking import slot
@@ -17,6 +24,8 @@ from services.matchmaking.queue import Queue, pool_key, ticket_key
 from services.matchmaking.tables import OPEN, table_key
 from shared.canonical import loads
 from shared.engine import registry
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class PublishOnly(Former):
@@ -136,3 +145,37 @@ def test_two_consumers_fanning_out_one_match_start_it_once_per_player(redis_url)
     for _seat, player, _human in players:
         started = [f for _id, f in client.xrange(inbox_key(player)) if f[b"type"] == b"match_started"]
         assert len(started) == 1, f"{player} was told {len(started)} times that the match started"
+
+
+def probe(key: str) -> str:
+    """A job standing in for a bot turn: counts its runs under the job's claim and the copies the
+    claim turned away. A run waits (up to 30 s) for a copy to be turned away, so both copies of the
+    job overlap; without the claim both run, wait, and the count says so."""
+    client = get_current_job().connection
+    with worker.claimed() as mine:
+        if not mine:
+            client.incr(f"{key}:refused")
+            return "duplicate"
+        client.incr(f"{key}:runs")
+        deadline = time.time() + 30
+        while not client.get(f"{key}:refused") and time.time() < deadline:
+            time.sleep(0.05)
+        return "ran"
+
+
+def test_a_job_queued_twice_runs_once_across_two_rq_workers(redis_url):
+    """What two rules processes following up one change do: the same job id pushed twice; two
+    worker processes each pop a copy."""
+    client = redis.Redis.from_url(redis_url)
+    queue = RqQueue("bots-probe", connection=client)
+    for _ in range(2):
+        queue.enqueue_call(func=probe, args=("p1",), job_id="turn-probe-0-1", result_ttl=60)
+    assert client.llen(queue.key) == 2
+    code = ("import redis, sys; from rq import Queue, SimpleWorker; c = redis.Redis.from_url(sys.argv[1]); "
+            "SimpleWorker([Queue('bots-probe', connection=c)], connection=c).work(burst=True)")
+    workers = [subprocess.Popen([sys.executable, "-c", code, redis_url], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(2)]
+    for w in workers:
+        w.wait(timeout=120)
+    assert int(client.get("p1:runs")) == 1, "the job ran twice at once"
+    assert int(client.get("p1:refused")) == 1

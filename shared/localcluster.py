@@ -73,6 +73,23 @@ class Cluster:
                 raise RuntimeError("the redis cluster did not reach state ok")
             time.sleep(0.1)
 
+    def wait_failed(self, dead: int, timeout: float = 60) -> None:
+        """Until the masters other than ``dead`` see it failed and refuse every slot (CLUSTERDOWN)."""
+        deadline = time.time() + timeout
+        while True:
+            states = []
+            for port in self.ports:
+                if port != dead:
+                    try:
+                        states.append(redis.Redis(port=port, socket_timeout=2).cluster("info").get("cluster_state"))
+                    except (redis.RedisError, OSError):
+                        states.append(None)
+            if all(state == "fail" for state in states):
+                return
+            if time.time() > deadline:
+                raise RuntimeError(f"the cluster did not mark {dead} failed: {states}")
+            time.sleep(0.1)
+
     def port_of(self, key: str) -> int:
         """The port of the master serving ``key``'s slot."""
         client = self.client()

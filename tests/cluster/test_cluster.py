@@ -141,9 +141,11 @@ def test_every_game_plays_to_the_end_on_a_cluster_and_survives_a_master_killed(e
     human = Human(host, r.json()["match_id"], seed=14)
     human.play(6)
 
-    # SIGKILL the master that holds the human's match, then restart it from its append-only file
+    # SIGKILL the master that holds the human's match; once the cluster has marked it failed, restart
+    # it from its append-only file
     port = cluster.port_of(keys(human.match_id)["log"])
     cluster.kill9(port)
+    cluster.wait_failed(port)  # the other masters refuse every slot now: the whole store is down
     before = dict(human.acknowledged)
     for _ in range(20):  # the client keeps trying while the master is down: refused, never acknowledged
         human.step()

@@ -43,6 +43,7 @@ class Cluster:
     workdir: Path
     ports: list[int]
     servers: dict[int, localredis.LocalRedis] = field(default_factory=dict)
+    binary: str | None = None  # redis-server; localredis's choice by default
 
     @property
     def nodes(self) -> str:
@@ -50,7 +51,8 @@ class Cluster:
         return ",".join(f"127.0.0.1:{p}" for p in self.ports)
 
     def start_node(self, port: int) -> None:
-        self.servers[port] = localredis.start(self.workdir / str(port), port, persistent=True, extra=_node_args())
+        self.servers[port] = localredis.start(self.workdir / str(port), port, persistent=True, binary=self.binary,
+                                              extra=_node_args())
 
     def client(self) -> RedisCluster:
         return RedisCluster(host="127.0.0.1", port=self.ports[0], require_full_coverage=False)
@@ -124,16 +126,17 @@ def _join_from_python(ports: list[int]) -> None:
     share = SLOTS // len(ports)
     for i, port in enumerate(ports):
         end = SLOTS if i == len(ports) - 1 else (i + 1) * share
-        redis.Redis(port=port).execute_command("CLUSTER", "ADDSLOTSRANGE", i * share, end - 1)
+        redis.Redis(port=port).execute_command("CLUSTER", "ADDSLOTS", *range(i * share, end))  # Redis 6 too
 
 
-def start_cluster(workdir: Path, masters: int = 3) -> Cluster:
-    """A fresh cluster of ``masters`` masters, state ok."""
-    cluster = Cluster(workdir, [free_node_port() for _ in range(masters)])
+def start_cluster(workdir: Path, masters: int = 3, *, binary: str | None = None, cli: str | None = None) -> Cluster:
+    """A fresh cluster of ``masters`` masters, state ok (``binary``: a redis-server other than the
+    default; ``cli``: a redis-cli, found on PATH by default, "" to join from Python)."""
+    cluster = Cluster(workdir, [free_node_port() for _ in range(masters)], binary=binary)
     try:
         for port in cluster.ports:
             cluster.start_node(port)
-        cli = shutil.which("redis-cli")
+        cli = shutil.which("redis-cli") if cli is None else cli
         if cli:
             _join_with_cli(cli, cluster.ports)
         else:

@@ -20,6 +20,7 @@ BENCHES = [
     ("bench.api_throughput", ["--seconds=10", "--threads=8"], ["--seconds=3", "--threads=4"]),
     ("bench.queue_pairing", ["--players=1000"], ["--players=200"]),
     ("bench.appendfsync", ["--seconds=5", "--runs=3"], ["--seconds=2", "--runs=1"]),
+    ("bench.cluster_store", ["--seconds=5", "--runs=3"], ["--seconds=2", "--runs=1"]),
     ("bench.bot_fleet", ["--seconds=20", "--matches=8"], ["--seconds=8", "--matches=4"]),
     ("bench.sse_watchers", ["--watchers=1000", "--seconds=10", "--threads=4"],
      ["--watchers=200", "--seconds=3", "--threads=2"]),
@@ -103,6 +104,11 @@ def main() -> None:
         "started from `deploy/redis.conf`; baseline: the same server with `appendfsync everysec`. With "
         "`always` a move answered 201 is on disk; concurrent writers share an fsync.", "",
         table(results["bench.appendfsync"], ["threads", "always_moves_per_s", "everysec_moves_per_s", "ratio"]),
+        "", "## Redis Cluster: three masters against one server",
+        "The same move loop against a three-master cluster on this machine (`shared/localcluster.py`, "
+        "`appendfsync always`); baseline: one server from `deploy/redis.conf`. See docs/cluster.md.", "",
+        table(results["bench.cluster_store"], ["threads", "masters", "cluster_moves_per_s", "single_moves_per_s",
+                                               "ratio"]),
         "", "## Live streams: POST a move with 1,000 idle SSE watchers on the same rules process",
         "One gunicorn gevent worker; baseline: the same load with no watcher (before and after, pooled). "
         "Goal: p99 with watchers at most 1.5x the baseline.", "",

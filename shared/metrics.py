@@ -47,7 +47,7 @@ MOVES = Counter("tabletop_moves_appended", "Moves appended to match logs (a repl
                 ["game"])
 BOT_TURNS_QUEUED = Counter("tabletop_bot_turns_queued", "Bot turn jobs enqueued by the rules service",
                            ["level"])
-BOT_TURNS = Counter("tabletop_bot_turns", "Bot turn jobs run by a worker, by outcome (played, stale, "
+BOT_TURNS = Counter("tabletop_bot_turns", "Bot turn jobs run by a worker, by outcome (played, stale, duplicate, "
                     "not_played, failed)", ["level", "outcome"])
 BOT_TURN_SECONDS = Histogram("tabletop_bot_turn_duration_seconds", "Time a worker spent on one bot turn job",
                              ["level"],

@@ -17,11 +17,13 @@ from typing import TYPE_CHECKING, Callable
 import redis
 
 from . import metrics
+from .config import CLUSTER_OUTAGE
 
 if TYPE_CHECKING:
     import rq
 
-REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError, ConnectionError, OSError)
+REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError, *CLUSTER_OUTAGE, ConnectionError,
+              OSError)
 
 
 class Backoff:

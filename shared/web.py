@@ -24,7 +24,7 @@ from werkzeug.exceptions import HTTPException
 from . import apidocs, metrics
 from .auth import Principal, Tokens
 from .canonical import dumps
-from .config import Config
+from .config import CLUSTER_OUTAGE, Config, limits_storage_uri
 from .limits import install as install_limits
 
 PROBLEM = "application/problem+json"
@@ -32,7 +32,7 @@ MAX_JSON_DEPTH = 32          # no request body of the API nests deeper than a fe
 INT64 = 2 ** 63               # integers are signed 64-bit at most; larger ones are refused
 MAX_URL_BYTES = 4096         # longer request targets answer 414 (gunicorn refuses above 8190)
 REDIS_RETRY_AFTER_S = 2      # what a 503 during a Redis outage tells the client to wait
-REDIS_OUTAGE = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError)
+REDIS_OUTAGE = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError, *CLUSTER_OUTAGE)
 
 
 def problem(status: int, title: str, detail: str, slug: str | None = None, *, headers: dict | None = None,
@@ -247,7 +247,7 @@ def create_base_app(name: str, config: Config, client: redis.Redis, version: str
     api = ProblemApi(app, spec_kwargs={"extra_plugins": [ProblemResponsesPlugin()]})
     app.before_request(check_url_length)
     app.before_request(check_json_body)
-    install_limits(app, config.redis_url)
+    install_limits(app, limits_storage_uri(config))
 
     @app.errorhandler(ApiError)
     def _api_error(err: ApiError):

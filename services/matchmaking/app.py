@@ -10,7 +10,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from shared.canonical import dumps
-from shared.config import Config, load
+from shared.config import Config, load, store_client
 from shared.engine import registry
 from shared.web import PROBLEM, ApiError, create_base_app, principal
 
@@ -20,6 +20,7 @@ from .inbox import Inbox, parse_last_event_id
 from .players import Players
 from .queue import Queue
 from .settings import Limits
+from .slot import migrate_legacy_keys
 from .tables import Tables
 
 blp = Blueprint("matchmaking", __name__, url_prefix="/v1", description="Players, games, tables and the queue")
@@ -239,6 +240,7 @@ class TicketResource(MethodView):
 
 def build(client: redis.Redis, config: Config, limits: Limits | None = None) -> dict:
     limits = limits or Limits()
+    migrate_legacy_keys(client)
     players = Players(client)
     former = Former(client, config.rules_url, config.table_wait_s)
     inbox = Inbox(client)
@@ -249,7 +251,7 @@ def build(client: redis.Redis, config: Config, limits: Limits | None = None) -> 
 
 def create_app(config: Config | None = None):
     config = config or load()
-    client = redis.Redis.from_url(config.redis_url)
+    client = store_client(config)
     app, api = create_base_app("matchmaking", config, client)
     registry.load_all()
     app.extensions.update(build(client, config))

@@ -8,10 +8,9 @@ import logging
 import os
 import time
 
-import redis
 
 from shared import metrics
-from shared.config import load
+from shared.config import load, store_client
 from shared.engine import registry
 from shared.resilience import run_until_stopped, stop_on_signals
 from shared.notices import PLAYER_NOTICES
@@ -26,7 +25,7 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     config = load()
     registry.load_all()
-    client = redis.Redis.from_url(config.redis_url)
+    client = store_client(config)
     parts = build(client, config)
     queue, tables, inbox = parts["queue"], parts["tables"], parts["inbox"]
     ratings = Consumer(client, RATINGS_UPDATED, "matchmaking", lambda _id, m: queue.rating_updated(m))

@@ -10,7 +10,9 @@ Event types (each with a JSON ``data``):
   ``status`` when ended): fanned out from the rules service's notices (``shared.notices``).
 
 A match's first notice seen is its start; notices at or below the last version fanned out for a
-match (a redelivery, a retried bot turn) are dropped, so a player gets each event once.
+match (a redelivery, a retried bot turn) are dropped, so a player gets each event once. Two
+matchmaking consumers may take two notices of one match at once: each match's fan-out runs under a
+short lock (``mm:notice-lock:<match>``), so they do not both take a notice for its first.
 """
 from __future__ import annotations
 
@@ -71,6 +73,10 @@ class Inbox:
     # ----- notices from the rules service ------------------------------------------------------------
     def fan_out(self, notice: dict) -> None:
         """Turn one rules notice into the events of each player it concerns (idempotent)."""
+        with self.r.lock(f"mm:notice-lock:{notice['match_id']}", timeout=30, blocking_timeout=30):
+            self._fan_out(notice)
+
+    def _fan_out(self, notice: dict) -> None:
         match_id, version = notice["match_id"], int(notice["version"])
         key = seen_key(match_id)
         last = self.r.get(key)

@@ -27,8 +27,9 @@ from shared.web import ApiError
 
 from .forming import Former, check_game
 from .players import Players
+from .slot import key
 
-POOLS = "mm:pools"
+POOLS = key("pools")
 DEFAULT_RATING = 0.0
 
 
@@ -37,23 +38,46 @@ def pool_id(game: str, players: int, options: dict) -> str:
 
 
 def ticket_key(ticket_id: str) -> str:
-    return f"mm:ticket:{ticket_id}"
+    return key(f"ticket:{ticket_id}")
 
 
 def pool_key(pool: str) -> str:
-    return f"mm:pool:{pool}"
+    return key(f"pool:{pool}")
 
 
 def live_key(player_id: str, pool: str) -> str:
-    return f"mm:live:{player_id}:{pool}"
+    return key(f"live:{player_id}:{pool}")
 
 
 def player_tickets_key(player_id: str) -> str:
-    return f"mm:player-tickets:{player_id}"
+    return key(f"player-tickets:{player_id}")
 
 
 def rating_key(game: str) -> str:
     return f"mm:ratings:{game}"
+
+
+# Seat a group, all or nothing: KEYS are (ticket, pool, live, player-tickets) per ticket, the
+# group's first; ARGV: how many tickets the group has, then (ticket id, its new JSON) per ticket.
+# Unless every ticket of the group is still waiting in its pool (another wave, of this pool or of
+# another pool where the same player waits, may have taken one), nothing changes and it returns 0.
+# Otherwise the group's tickets become "forming" and the other tickets (their players' tickets in
+# other pools) are withdrawn if still waiting — in one step, so nobody is seated twice.
+_SEAT = """
+local group = tonumber(ARGV[1])
+for i = 0, group - 1 do
+  if not redis.call('ZSCORE', KEYS[i * 4 + 2], ARGV[2 + i * 2]) then return 0 end
+end
+for i = 0, #KEYS / 4 - 1 do
+  local id = ARGV[2 + i * 2]
+  if redis.call('ZREM', KEYS[i * 4 + 2], id) == 1 then
+    redis.call('SET', KEYS[i * 4 + 1], ARGV[3 + i * 2])
+    if redis.call('GET', KEYS[i * 4 + 3]) == id then redis.call('DEL', KEYS[i * 4 + 3]) end
+    redis.call('SREM', KEYS[i * 4 + 4], id)
+  end
+end
+return 1
+"""
 
 
 @dataclass(frozen=True)
@@ -99,6 +123,7 @@ class Queue:
         self.former = former
         self.tolerance = tolerance
         self.clock = clock
+        self._seat = client.register_script(_SEAT)
 
     # ----- tickets -----------------------------------------------------------------------------
     def enqueue(self, player_id: str, body: dict) -> dict:
@@ -118,7 +143,7 @@ class Queue:
             "bot_fill_after_s": body["bot_fill_after_s"], "turn_seconds": body["turn_seconds"],
             "status": "waiting", "created_at": self.clock(),
         }
-        pipe = self.r.pipeline()
+        pipe = self.r.pipeline(transaction=True)
         pipe.set(ticket_key(ticket_id), dumps(ticket))
         pipe.zadd(pool_key(pool), {ticket_id: ticket["created_at"]})
         pipe.hset(POOLS, pool, dumps({"game": body["game"], "players": body["players"], "options": options}))
@@ -164,7 +189,7 @@ class Queue:
 
     def _withdraw(self, ticket: dict, status: str) -> None:
         ticket["status"] = status
-        pipe = self.r.pipeline()
+        pipe = self.r.pipeline(transaction=True)
         pipe.set(ticket_key(ticket["ticket_id"]), dumps(ticket))
         pipe.zrem(pool_key(ticket["pool"]), ticket["ticket_id"])
         pipe.delete(live_key(ticket["player_id"], ticket["pool"]))
@@ -201,7 +226,11 @@ class Queue:
                 group = self.pick(tickets, size, now)
                 if group is None:
                     break
-                formed.append(self._form(group, size))
+                match_id = self._form(group, size)
+                if match_id is None:  # a ticket was taken meanwhile (another pool's wave): look again
+                    tickets = self.waiting(pool)
+                    continue
+                formed.append(match_id)
                 ids = {t["ticket_id"] for t in group}
                 tickets = [t for t in tickets if t["ticket_id"] not in ids]
         return formed
@@ -219,7 +248,25 @@ class Queue:
             formed += self.wave(pool)
         return formed
 
-    def _form(self, group: list[dict], size: int) -> str:
+    def _claim(self, group: list[dict]) -> bool:
+        """Take the group's tickets out of their pool (status "forming") and withdraw their players'
+        other waiting tickets, atomically; False (and nothing changed) when a ticket was taken."""
+        ids = {t["ticket_id"] for t in group}
+        players = {t["player_id"] for t in group}
+        other_ids = {raw.decode() for p in players for raw in self.r.smembers(player_tickets_key(p))} - ids
+        others = [loads(raw) for raw in self.r.mget([ticket_key(i) for i in sorted(other_ids)]) if raw] if other_ids else []
+        others = [t for t in others if t["status"] == "waiting"]
+        keys: list[str] = []
+        args: list = [len(group)]
+        for ticket, status in [(t, "forming") for t in group] + [(t, "cancelled") for t in others]:
+            keys += [ticket_key(ticket["ticket_id"]), pool_key(ticket["pool"]),
+                     live_key(ticket["player_id"], ticket["pool"]), player_tickets_key(ticket["player_id"])]
+            stored = {k: v for k, v in ticket.items() if k != "rating"}
+            args += [ticket["ticket_id"], dumps(dict(stored, status=status))]
+        return bool(self._seat(keys=keys, args=args))
+
+    def _form(self, group: list[dict], size: int) -> str | None:
+        """Seat the group in a new match; its id, or None when a ticket of the group was taken."""
         first = group[0]
         seats: list[dict] = [{"player_id": t["player_id"], "name": t["name"]} for t in group]
         seats += [{"bot": "greedy", "name": "bot:greedy"} for _ in range(size - len(group))]
@@ -228,8 +275,8 @@ class Queue:
         seated = [seats[i] for i in order]
         match_id = uuid.uuid4().hex
         limits = [t["turn_seconds"] for t in group if t.get("turn_seconds")]
-        for t in group:  # withdraw first: a crash now loses tickets, never seats someone twice
-            self._withdraw(t, "forming")
+        if not self._claim(group):  # withdraw first: a crash now loses tickets, never seats someone twice
+            return None
         self.former.form(first["game"], seated, first["options"], min(limits) if limits else None, match_id=match_id)
         for t in group:
             t.update(status="matched", match_id=match_id, seat=order.index(group.index(t)))

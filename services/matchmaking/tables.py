@@ -10,7 +10,7 @@ invitation is pending).
 
 Limits: a host has at most ``MAX_OPEN_TABLES`` open tables; a table without activity for
 ``TABLE_IDLE_S`` expires. Indexes (sorted sets of open tables by creation time): all, per game,
-per host, per invitee; ``mm:tables:idle`` (by last activity) and ``mm:invites:due`` (by expiry)
+per host, per invitee; ``{mm}:tables:idle`` (by last activity) and ``{mm}:invites:due`` (by expiry)
 drive the sweep that expires tables and invitations.
 """
 from __future__ import annotations
@@ -30,29 +30,30 @@ from .forming import Former, check_game
 from .inbox import Inbox
 from .players import Players
 from .settings import Limits
+from .slot import key
 
-OPEN = "mm:tables:open"  # sorted set: table id -> created time
-IDLE = "mm:tables:idle"  # sorted set: open table id -> last activity
-INVITES_DUE = "mm:invites:due"  # sorted set: "table id:seat" -> when the invitation lapses
+OPEN = key("tables:open")  # sorted set: table id -> created time
+IDLE = key("tables:idle")  # sorted set: open table id -> last activity
+INVITES_DUE = key("invites:due")  # sorted set: "table id:seat" -> when the invitation lapses
 MAX_PAGE = 200
 
 Notice = tuple[str, str, dict]  # (player id, inbox event type, data)
 
 
 def table_key(table_id: str) -> str:
-    return f"mm:table:{table_id}"
+    return key(f"table:{table_id}")
 
 
 def by_game(game: str) -> str:
-    return f"mm:tables:open:game:{game}"
+    return key(f"tables:open:game:{game}")
 
 
 def by_host(player_id: str) -> str:
-    return f"mm:tables:open:host:{player_id}"
+    return key(f"tables:open:host:{player_id}")
 
 
 def by_invitee(player_id: str) -> str:
-    return f"mm:tables:invited:{player_id}"
+    return key(f"tables:invited:{player_id}")
 
 
 def _unprocessable(detail: str, slug: str) -> ApiError:
@@ -152,7 +153,7 @@ class Tables:
                  "turn_seconds": body["turn_seconds"], "seats": seats, "status": "open",
                  "created_at": now, "updated_at": now}
         self._claim_host_slot(host, table["table_id"], now)
-        pipe = self.r.pipeline()
+        pipe = self.r.pipeline(transaction=True)
         pipe.set(table_key(table["table_id"]), dumps(table))
         self._index(pipe, table)
         pipe.execute()
@@ -269,7 +270,7 @@ class Tables:
         then deliver the inbox events that the change and the lapse produced."""
         key = table_key(table_id)
         while True:
-            with self.r.pipeline() as pipe:
+            with self.r.pipeline(transaction=True) as pipe:
                 try:
                     pipe.watch(key)
                     raw = pipe.get(key)

@@ -24,7 +24,7 @@ def create_app(config: Config | None = None):
     app, api = create_base_app("rules", config, rt.redis)
     keepalive = float(os.environ.get("SSE_KEEPALIVE_S", "15"))
     app.extensions.update(matches=rt.matches, followups=rt.followups, deadlines=rt.deadlines, runtime=rt,
-                          config_sse_keepalive=keepalive, live=LiveLogs(config.redis_url, block_s=min(keepalive, 5.0)))
+                          config_sse_keepalive=keepalive, live=LiveLogs(config, block_s=min(keepalive, 5.0)))
     app.extensions["metrics"] += [metrics.BotQueue(rt.followups.queue.connection, config.bot_queue),
                                   metrics.DueSets(rt.redis, {"followups": FOLLOWUPS, "deadlines": DUE})]
     registry.load_all()

@@ -13,9 +13,7 @@ import argparse
 import collections
 import logging
 
-import redis
-
-from shared.config import load
+from shared.config import load, store_client
 from shared.eventstore.compaction import COMPACTED, CompactionRefused, Compactor
 from shared.eventstore.store import EventStore, keys
 
@@ -35,7 +33,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--match", action="append", default=[], help="compact only this match (repeatable)")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    client = redis.Redis.from_url(load().redis_url)
+    client = store_client(load())
     store = EventStore(client)
     compactor = Compactor(store)
     counts: collections.Counter = collections.Counter()

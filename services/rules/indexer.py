@@ -12,7 +12,7 @@ import logging
 import redis
 
 from shared import metrics
-from shared.config import load
+from shared.config import load, store_client
 from shared.resilience import stop_on_signals
 from shared.streams import MATCHES_FINISHED, Consumer
 
@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rebuild", action="store_true", help="drop the index and rebuild it from every match's log")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    client = redis.Redis.from_url(load().redis_url)
+    client = store_client(load())
     index = MatchIndex(client)
     if args.rebuild:
         print(f"indexed {index.rebuild()} matches")

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 import redis
 
 from shared.canonical import loads
+from shared.config import Config, store_client
 from shared.eventstore.store import keys
 
 log = logging.getLogger("rules.live")
@@ -74,13 +75,13 @@ class Feed:
 class LiveLogs:
     """The feeds of the matches watched in this process, each with its listener."""
 
-    def __init__(self, redis_url: str, block_s: float = 5.0, retry_s: float = 1.0):
+    def __init__(self, config: Config, block_s: float = 5.0, retry_s: float = 1.0):
         self.block_s = block_s
         self.retry_s = retry_s
         # Its own client: the listener's socket timeout must outlast a blocking read, and each
         # watched match holds one connection while it blocks.
-        self.r = redis.Redis.from_url(redis_url, socket_timeout=2 * block_s + 1, socket_connect_timeout=5,
-                                      max_connections=MAX_WATCHED)
+        self.r = store_client(config, socket_timeout=2 * block_s + 1, socket_connect_timeout=5,
+                              max_connections=MAX_WATCHED)
         self._lock = threading.Lock()
         self._feeds: dict[str, Feed] = {}
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import redis
 
 from shared import faults
-from shared.config import Config, queue_client
+from shared.config import Config, queue_client, store_client
 from shared.eventstore.store import EventStore
 from shared.matches import Matches
 
@@ -30,8 +30,7 @@ class Runtime:
     def build(cls, config: Config) -> Runtime:
         # Greenlets (gevent workers) can start a thousand requests at once: they wait for one of a
         # bounded set of connections rather than fail with "Too many connections".
-        client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
-            config.redis_url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT_S))
+        client = store_client(config, max_connections=REDIS_CONNECTIONS, wait_s=REDIS_WAIT_S)
         matches = Matches(EventStore(client), snapshot_every=config.snapshot_every,
                           max_events=config.max_match_events)
         deadlines = Deadlines(client, matches)

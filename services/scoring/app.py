@@ -1,13 +1,12 @@
 """The scoring service: results, ratings and leaderboards (``create_app`` is the Flask factory)."""
 from __future__ import annotations
 
-import redis
 from flask import current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from shared.config import Config, load
+from shared.config import Config, load, store_client
 from shared.web import ApiError, create_base_app
 
 from .store import ScoringStore
@@ -89,7 +88,7 @@ class PlayerResource(MethodView):
 
 def create_app(config: Config | None = None):
     config = config or load()
-    client = redis.Redis.from_url(config.redis_url)
+    client = store_client(config)
     app, api = create_base_app("scoring", config, client)
     app.extensions["scoring"] = ScoringStore(client)
     api.register_blueprint(blp)

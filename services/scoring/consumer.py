@@ -6,7 +6,7 @@ import logging
 import redis
 
 from shared import metrics
-from shared.config import load
+from shared.config import load, store_client
 from shared.resilience import stop_on_signals
 from shared.streams import MATCHES_FINISHED, Consumer
 
@@ -22,7 +22,7 @@ def make_consumer(client: redis.Redis, **kw) -> Consumer:
 
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    client = redis.Redis.from_url(load().redis_url)
+    client = store_client(load())
     metrics.serve([metrics.StreamLag(client, [(MATCHES_FINISHED, GROUP)])])  # METRICS_PORT
     make_consumer(client).run(stop_on_signals(), block_ms=500)
 

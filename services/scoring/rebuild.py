@@ -8,7 +8,7 @@ from __future__ import annotations
 import redis
 
 from shared.canonical import loads
-from shared.config import load
+from shared.config import load, store_client
 
 from .store import INPUTS, ScoringStore
 
@@ -35,7 +35,7 @@ def rebuild(client: redis.Redis, chunk: int = 500) -> int:
 
 
 def main() -> None:
-    n = rebuild(redis.Redis.from_url(load().redis_url))
+    n = rebuild(store_client(load()))
     print(f"rescored {n} finished matches")
 
 

@@ -52,7 +52,7 @@ class ScoringStore:
         if message.get("status") != "finished" or not message.get("outcome"):
             return None
         while True:
-            with self.r.pipeline() as pipe:
+            with self.r.pipeline(transaction=True) as pipe:
                 try:
                     pipe.watch(RESULTS, ratings_key(game))
                     prior = pipe.hget(RESULTS, match_id)

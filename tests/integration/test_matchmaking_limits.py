@@ -389,6 +389,7 @@ def test_a_bad_last_event_id_is_a_400(app):
 
 def test_tables_made_before_invitations_existed_expire_instead_of_seating_anyone(app, r):
     """A table stored by the old version could name another player in a seat without their consent."""
+    from services.matchmaking.tables import OPEN, table_key
     from shared.canonical import dumps
 
     c = app.test_client()
@@ -396,9 +397,9 @@ def test_tables_made_before_invitations_existed_expire_instead_of_seating_anyone
     legacy = {"table_id": "legacy1", "game": "duel", "host": host["player_id"], "options": {"rounds": 3},
               "turn_seconds": 1, "status": "open", "created_at": 1.0,
               "seats": [{"player_id": victim["player_id"], "name": "old-victim"}, {"open": True}]}
-    r.set("mm:table:legacy1", dumps(legacy))
-    r.zadd("mm:tables:open", {"legacy1": 1.0})
+    r.set(table_key("legacy1"), dumps(legacy))
+    r.zadd(OPEN, {"legacy1": 1.0})
     assert c.get("/v1/tables").get_json() == []
     assert c.get("/v1/tables/legacy1").get_json()["status"] == "expired"
     problem(c.post("/v1/tables/legacy1/join", json={}, headers=joiner["auth"]), 409, "table-closed")
-    assert r.zscore("mm:tables:open", "legacy1") is None
+    assert r.zscore(OPEN, "legacy1") is None

@@ -33,7 +33,7 @@ class FellowshipsOfFate(Game):
     Options = Options
     # ISMCTS tuning (shared/bots/ismcts.py SearchParams): short heuristic-guided playouts, then the
     # heuristic's lead (in VP) at the cut-off; see docs/games/fellowships_of_fate.md.
-    search = {"iterations": 150, "playout_steps": 10, "c": 0.7, "scale": 2.0}
+    search = {"iterations": 100, "playout_steps": 10, "c": 0.7, "scale": 2.0}
 
     def setup(self, players, options, rng):
         """Common Setup: a shuffled adventure deck with four cards face up, the relic deck (the

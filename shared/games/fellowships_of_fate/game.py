@@ -11,7 +11,7 @@ from marshmallow import Schema, fields, validate
 
 from shared.engine import Game, Outcome, make_event
 
-from . import evolve, moves, scoring, views
+from . import evolve, moves, playout, scoring, views
 from .content import content
 from .heuristic import heuristic
 
@@ -31,6 +31,9 @@ class FellowshipsOfFate(Game):
     max_players = 5
     version = "2"
     Options = Options
+    # ISMCTS tuning (shared/bots/ismcts.py SearchParams): short heuristic-guided playouts, then the
+    # heuristic's lead (in VP) at the cut-off; see docs/games/fellowships_of_fate.md.
+    search = {"iterations": 100, "playout_steps": 10, "c": 0.7, "scale": 2.0}
 
     def setup(self, players, options, rng):
         """Common Setup: a shuffled adventure deck with four cards face up, the relic deck (the
@@ -76,3 +79,6 @@ class FellowshipsOfFate(Game):
 
     def heuristic(self, state, seat):
         return heuristic(state, seat)
+
+    def playout_move(self, state, seat, moves, rng):
+        return playout.playout_move(state, seat, moves, rng)

@@ -9,6 +9,7 @@ from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from shared.bots import levels
 from shared.canonical import dumps
 from shared.config import Config, load, store_client
 from shared.engine import registry

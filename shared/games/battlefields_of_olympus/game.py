@@ -6,6 +6,7 @@ from marshmallow import Schema, fields, validate
 from shared.engine import Game, Outcome, Tx
 
 from . import flow, moves, views
+from .playout import guided_move
 from .content import Content, load
 from .evolve import apply as apply_event
 from .heuristic import evaluate
@@ -32,6 +33,9 @@ class BattlefieldsOfOlympus(Game):
     max_players = 2
     version = "2"  # 2: issue 12 rules fixes (Ares use, forced-battle timing, Olympus colourless)
     Options = Options
+    # ISMCTS tuning (shared/bots/ismcts.SearchParams), measured in docs/games/battlefields_of_olympus.md
+    search = {"iterations": 200, "playout_steps": 0, "c": 0.7, "scale": 2.0}
+    playout = "guided"  # or "random": the playout policy (playout.py)
 
     def setup(self, players: int, options: dict, rng) -> list[dict]:
         """Shuffle both decks, deal 4 Warriors each; seat 0 starts."""
@@ -74,6 +78,11 @@ class BattlefieldsOfOlympus(Game):
 
     def seat_count(self, state: dict) -> int:
         return len(state["seats"])
+
+    def playout_move(self, state: dict, seat: int, moves_: list[dict], rng) -> dict:
+        if self.playout == "guided":
+            return guided_move(state, seat, moves_, rng)
+        return super().playout_move(state, seat, moves_, rng)
 
     def heuristic(self, state: dict, seat: int) -> float:
         return evaluate(C, state, seat)

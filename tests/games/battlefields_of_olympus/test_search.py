@@ -98,3 +98,52 @@ def test_search_answers_a_first_warrior_rather_than_losing_the_battle_by_passing
     seat = 1
     move = search_policy(GAME, GAME.view(state, seat), seat, legal(state, seat), FastRng(7), iterations=100)
     assert move == warrior("heavy_infantry")
+
+
+# ----- determinization that remembers what the seat has seen -----------------------------------
+def _scouted_then_battled():
+    """Seat 0 scouts seat 1's hand (archers, spearmen); seat 1 then fights with the spearmen and
+    the reveal ends with that battle, the archers staying in his hand."""
+    state = table(hands=(["cavalry"], ["spearmen", "archers"]), actions=(["scout"], []),
+                  land_pile=["hills_red"], ftop=["elite"])
+    state, _ = run(state, (0, {"type": "draw_fate"}), (0, {"type": "play_action", "card": "scout"}),
+                   (0, {"type": "end_turn"}), (1, BATTLE), (1, warrior("spearmen")), (0, {"type": "pass"}))
+    return state
+
+
+def test_determinize_keeps_the_warriors_this_seat_saw_by_scout_after_the_reveal_ended():
+    state = _scouted_then_battled()
+    assert state["seats"][1]["revealed"] == [] and state["seats"][1]["known"] == ["archers"]
+    view = GAME.view(state, 0)
+    assert view["seats"][1]["known"] == ["archers"]
+    for seed in range(20):
+        twin = GAME.determinize(view, 0, FastRng(seed))
+        assert "archers" in twin["seats"][1]["hand"]
+        assert GAME.view(twin, 0) == view
+
+
+def test_known_warriors_are_forgotten_when_they_leave_the_hand():
+    state = table(hands=(["cavalry"], ["spearmen", "archers"]), actions=(["scout"], []),
+                  land_pile=["hills_red"], ftop=["elite"])
+    state, _ = run(state, (0, {"type": "draw_fate"}), (0, {"type": "play_action", "card": "scout"}))
+    assert state["seats"][1]["known"] == ["archers", "spearmen"]
+    state, _ = run(state, (0, {"type": "end_turn"}), (1, {"type": "discard_warrior", "card": "archers"}))
+    assert state["seats"][1]["known"] == ["spearmen"]
+
+
+def test_known_includes_the_warrior_a_skirmish_returned_to_the_hand():
+    state = table(hands=(["swordsmen", "archers"], ["cavalry"]), actions=(["skirmish"], ["shield_wall"]),
+                  land_pile=["hills_red"])
+    state, _ = run(state, (0, BATTLE), (0, warrior("swordsmen")), (1, warrior("cavalry")),
+                   (0, {"type": "play_action", "card": "skirmish"}), (1, {"type": "no_response"}),
+                   (0, {"type": "swap", "card": "archers"}))
+    assert state["seats"][0]["known"] == ["swordsmen"]
+    view = GAME.view(state, 1)
+    assert view["seats"][0]["known"] == ["swordsmen"]
+    assert all(GAME.determinize(view, 1, FastRng(s))["seats"][0]["hand"] == ["swordsmen"] for s in range(5))
+
+
+def test_known_shows_nothing_of_a_hand_nobody_saw():
+    state = table(hands=(["cavalry", "archers"], ["spearmen", "archers"]))
+    state, _ = play(state, 0, {"type": "draw_fate"})
+    assert GAME.view(state, 0)["seats"][1]["known"] == [] and GAME.view(state, 1)["seats"][0]["known"] == []

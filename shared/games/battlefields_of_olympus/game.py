@@ -34,7 +34,7 @@ class BattlefieldsOfOlympus(Game):
     version = "2"  # 2: issue 12 rules fixes (Ares use, forced-battle timing, Olympus colourless)
     Options = Options
     # ISMCTS tuning (shared/bots/ismcts.SearchParams), measured in docs/games/battlefields_of_olympus.md
-    search = {"iterations": 200, "playout_steps": 0, "c": 0.7, "scale": 2.0}
+    search = {"iterations": 400, "playout_steps": 0, "c": 0.7, "scale": 2.0}
     playout = "guided"  # or "random": the playout policy (playout.py)
     heuristic_version = 2  # 1: the first evaluation, kept for comparisons (heuristic.py)
 

@@ -78,6 +78,8 @@ def _discard_from_hand(seat: dict, card: str) -> None:
     remove_one(seat["hand"], card)
     if card in seat["revealed"]:
         remove_one(seat["revealed"], card)
+    if card in seat["known"]:
+        remove_one(seat["known"], card)
 
 
 def _warrior_discarded(s, d, ev):
@@ -149,7 +151,9 @@ def _chain_resolved(s, d, ev):
 
 
 def _hand_revealed(s, d, ev):
-    s["seats"][d["seat"]]["revealed"] = sorted(d["cards"])
+    seat = s["seats"][d["seat"]]
+    seat["revealed"] = sorted(d["cards"])
+    seat["known"] = sorted(d["cards"])  # the whole hand, remembered after the battle
 
 
 def _new_warrior(b: dict, seat: int, card: str, source: str, result: str) -> None:
@@ -188,6 +192,7 @@ def _warrior_swapped(s, d, ev):
     seat, b = s["seats"][d["seat"]], s["battle"]
     _discard_from_hand(seat, d["card"])
     add_sorted(seat["hand"], d["returned"])
+    add_sorted(seat["known"], d["returned"])  # it went back to the hand face up
     for i in range(len(b["line"]) - 1, -1, -1):
         if b["line"][i]["seat"] == d["seat"]:
             del b["line"][i]

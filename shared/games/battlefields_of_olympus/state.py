@@ -11,7 +11,9 @@ State layout (plain JSON):
 * decks (index 0 = top): ``wdeck``/``wdisc`` (Warriors), ``fdeck``/``adisc`` (Fate deck, Action
   discards), ``land_pile``, ``ares_pile`` (Ares in play), ``ares_disc``.
 * ``seats[s]``: ``hand`` (Warrior types, sorted), ``actions`` (sorted), ``reserve``, ``revealed``
-  (Warriors of the hand shown by Scout), ``lands``, ``bonus`` (face-up bonus Warrior or null).
+  (Warriors of the hand shown by Scout), ``known`` (Warriors of the hand the opponent has seen go
+  into it and not seen leave it since: Scout's reveal, remembered after the battle, and a
+  Skirmish's returned Warrior; public, as the events that make it are), ``lands``, ``bonus`` (face-up bonus Warrior or null).
 * ``discarding`` (option b/c: kind and count), ``chain`` (the Actions of a reply window),
   ``battle`` (see ``battle.py``): the sub-state of the phase in progress, or null;
   ``next_turn``/``restock_queue`` between a battle and the next turn; ``battled`` (this turn);
@@ -29,7 +31,8 @@ def opp(seat: int) -> int:
 
 
 def new_seat() -> dict:
-    return {"hand": [], "actions": [], "reserve": [], "revealed": [], "lands": [], "bonus": None}
+    return {"hand": [], "actions": [], "reserve": [], "revealed": [], "known": [], "lands": [],
+            "bonus": None}
 
 
 def add_sorted(cards: list, card: str) -> None:

@@ -1,8 +1,8 @@
 """What a seat may see, and full states consistent with it (for search bots).
 
 Hidden: both decks' contents and order, the opponent's Warriors in hand (except those revealed
-by Scout), the opponent's Actions and the opponent's Reserve pile (a seat sees its own Reserve,
-the other only its size).
+by Scout and the others everyone saw go into it: ``known``, kept by the state), the opponent's
+Actions and the opponent's Reserve pile (a seat sees its own Reserve, the other only its size).
 """
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ def _seat_view(seat_state: dict, mine: bool) -> dict:
     return {
         "hand": {"count": len(seat_state["hand"])},
         "revealed": list(seat_state["revealed"]),
+        "known": list(seat_state["known"]),
         "actions": {"count": len(seat_state["actions"])},
         "reserve": {"count": len(seat_state["reserve"])},
         "lands": list(seat_state["lands"]),
@@ -72,15 +73,15 @@ def determinize(view: dict, seat: int, rng: Rng) -> dict:
             known_w += s["hand"] + s["reserve"]
             known_a += s["actions"]
         else:
-            known_w += s["revealed"]
+            known_w += s["known"]  # includes the Warriors revealed now
     warriors = _unknown(C.warrior_deck(), known_w, rng)
     fate = _unknown(C.fate_deck(), known_a, rng)
     unseen_actions = [c for c in fate if C.fate_kind(c) == "action"]
     for i, s in enumerate(seats):
         if i == seat:
             continue
-        hidden = s["hand"]["count"] - len(s["revealed"])
-        s["hand"] = sorted(s["revealed"] + [warriors.pop() for _ in range(hidden)])
+        hidden = s["hand"]["count"] - len(s["known"])
+        s["hand"] = sorted(s["known"] + [warriors.pop() for _ in range(hidden)])
         s["reserve"] = [warriors.pop() for _ in range(s["reserve"]["count"])]
         s["actions"] = sorted(unseen_actions.pop() for _ in range(s["actions"]["count"]))
         for card in s["actions"]:

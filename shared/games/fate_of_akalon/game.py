@@ -6,7 +6,7 @@ from marshmallow import Schema, fields, validate
 from shared.engine import Game, Outcome, Tx
 from shared.rng import Rng
 
-from . import evolve, flow, heuristic, moves, views
+from . import evolve, flow, heuristic, moves, playout, views
 from .content import DECKS, FACTIONS
 from .table import TEAMS_4P
 
@@ -26,6 +26,9 @@ class FateOfAkalon(Game):
     max_players = 4
     version = "2"
     Options = Options
+    # ISMCTS tuning (see docs/games/fate_of_akalon.md, "Search against greedy"): short playouts
+    # (about one battle) cut off by the heuristic, whose units are cemetery points (a card is 0-8)
+    search = {"iterations": 300, "playout_steps": 6, "c": 0.7, "scale": 5.0}
 
     def check_options(self, players: int, options: dict) -> None:
         chosen = options.get("factions")
@@ -81,3 +84,6 @@ class FateOfAkalon(Game):
 
     def heuristic(self, state: dict, seat: int) -> float:
         return heuristic.heuristic(state, seat)
+
+    def playout_move(self, state: dict, seat: int, moves: list[dict], rng) -> dict:
+        return playout.playout_move(state, seat, moves, rng)

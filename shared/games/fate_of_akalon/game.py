@@ -6,7 +6,7 @@ from marshmallow import Schema, fields, validate
 from shared.engine import Game, Outcome, Tx
 from shared.rng import Rng
 
-from . import evolve, flow, heuristic, moves, playout, views
+from . import evolve, flow, heuristic, moves, views
 from .content import DECKS, FACTIONS
 from .table import TEAMS_4P
 
@@ -84,6 +84,3 @@ class FateOfAkalon(Game):
 
     def heuristic(self, state: dict, seat: int) -> float:
         return heuristic.heuristic(state, seat)
-
-    def playout_move(self, state: dict, seat: int, moves: list[dict], rng) -> dict:
-        return playout.playout_move(state, seat, moves, rng)

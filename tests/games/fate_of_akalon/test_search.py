@@ -46,27 +46,3 @@ def test_greedy_also_finds_the_winning_card():
     move = greedy_policy(GAME, GAME.view(st, 1), 1, moves(st, 1), FastRng(0))
     assert move == {"type": "play", "card": cid("elf", "Sentinel")}
 
-
-def _playout_choices(st, seat, runs=200):
-    legal = moves(st, seat)
-    picks = [GAME.playout_move(st, seat, legal, FastRng(seed))["card"] for seed in range(runs)]
-    return {c: picks.count(c) / runs for c in set(picks)}
-
-
-def test_playout_defender_plays_the_cheapest_card_that_wins_the_battle():
-    st = arrange(["orc", "elf"], [[cid("orc", "War Drummer"), cid("orc", "Goblin")],
-                                  [cid("elf", "Sentinel"), cid("elf", "Ranger"), cid("elf", "Scout")]],
-                 attacker=0)
-    st = play(st, 0, cid("orc", "War Drummer"))  # 3: the Ranger (4) and the Sentinel (5+1) win
-    share = _playout_choices(st, 1)
-    assert max(share, key=share.get) == cid("elf", "Ranger") and share[cid("elf", "Ranger")] > 0.7
-    assert set(share) == {cid("elf", "Sentinel"), cid("elf", "Ranger"), cid("elf", "Scout")}  # noise
-
-
-def test_playout_defender_that_cannot_win_throws_its_cheapest_card():
-    st = arrange(["orc", "elf"], [[cid("orc", "Grunt"), cid("orc", "Goblin")],
-                                  [cid("elf", "Ranger"), cid("elf", "Hunter"), cid("elf", "Sylvan")]],
-                 attacker=0)
-    st = play(st, 0, cid("orc", "Grunt"))  # 5+1 attacking: nothing in the Elf hand beats 6
-    share = _playout_choices(st, 1)
-    assert max(share, key=share.get) == cid("elf", "Sylvan") and share[cid("elf", "Sylvan")] > 0.7

@@ -26,6 +26,9 @@ class FateOfAkalon(Game):
     max_players = 4
     version = "2"
     Options = Options
+    # ISMCTS tuning (see docs/games/fate_of_akalon.md, "Search against greedy"): short playouts
+    # (about one battle) cut off by the heuristic, whose units are cemetery points (a card is 0-8)
+    search = {"iterations": 300, "playout_steps": 6, "c": 0.7, "scale": 5.0}
 
     def check_options(self, players: int, options: dict) -> None:
         chosen = options.get("factions")

@@ -29,7 +29,7 @@ class RiseOfTribes(Game):
     # into many small moves, so random steps mostly add noise; the tree's leaf is scored by the
     # heuristic at once. ``scale``: a heuristic lead of 5 (about one point and a quarter) is worth
     # a 0.75 reward. Measured in docs/games/rise_of_tribes.md ("Search against greedy").
-    search = {"iterations": 400, "playout_steps": 0, "scale": 5.0}
+    search = {"iterations": 200, "playout_steps": 0, "scale": 5.0}
 
     def setup(self, players, options, rng):
         hexes = len(adjacency(players))

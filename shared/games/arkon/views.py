@@ -11,6 +11,8 @@ events of one move.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from shared.canonical import clone
 from shared.engine import commitments, pending
 from shared.rng import Rng
@@ -68,8 +70,8 @@ def sure(v: dict, seat: int, other: int) -> list[str]:
     peek = v["peek"]
     if peek and peek["seat"] == other:
         return list(peek["hand"])
-    known, mine = v["known"][other], v["remembered"][other]
-    return list(known) + [c for c in set(mine) for _ in range(mine.count(c) - known.count(c))]
+    known = v["known"][other]
+    return list(known) + list((Counter(v["remembered"][other]) - Counter(known)).elements())
 
 
 def _seen(v: dict, seat: int) -> list[str]:

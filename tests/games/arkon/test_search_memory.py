@@ -4,7 +4,7 @@ hand it looked at (Thievery), as long as they are surely still in that hand."""
 from collections import Counter
 
 from shared.canonical import encode
-from shared.rng import FastRng
+from shared.rng import FastRng, SeededRng
 
 from .helpers import GAME, act, pass_window, place_bid, table, with_full_deck
 
@@ -82,3 +82,25 @@ def test_shifting_allegiances_both_seats_remember_what_they_gave():
     assert state["remembered"][0][1] == ["peace"] and state["remembered"][1][0] == ["sabotage"]
     assert all(twin["hands"][1] == ["peace"] for twin in twins(state, 0))
     assert all(twin["hands"][0] == ["sabotage"] for twin in twins(state, 1))
+
+
+def test_remembered_cards_are_always_in_that_hand_during_random_play():
+    """Over random matches (every player count, all options): whatever a seat remembers of a
+    hand is part of that hand after every move, and memories do occur."""
+    remembered_seen = 0
+    for players in (2, 3, 4):
+        for seed in range(4):
+            opts = GAME.validate_options(players, {"promo_cards": True, "roles": True})
+            state = GAME.fold(GAME.setup(players, opts, SeededRng(f"mem-{seed}".encode(), "setup")))
+            rng = FastRng(seed)
+            while GAME.outcome(state) is None:
+                acting = GAME.to_act(state)
+                seat = acting[rng.randbelow(len(acting))]
+                moves = GAME.legal_moves(state, seat)
+                GAME.advance(state, seat, moves[rng.randbelow(len(moves))], rng)
+                for i, row in enumerate(state["remembered"]):
+                    assert row[i] == []
+                    for j, cards in enumerate(row):
+                        assert not Counter(cards) - Counter(state["hands"][j]), (i, j, cards)
+                        remembered_seen += bool(cards)
+    assert remembered_seen > 0

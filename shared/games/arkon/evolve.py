@@ -282,7 +282,7 @@ def _clan_put_up(s, d, ev):
     s["bid"] = {
         "clan": d["card"], "bidder": seat,
         "commit": commitments.open_commitment(order, ordered=True),
-        "draft": [], "draft_steps": 0, "counts": {},
+        "draft": [], "put_back": [], "draft_steps": 0, "counts": {},
         "revealed": None, "winner": None, "totals": None, "saboteur": None, "controller": None,
     }
 
@@ -297,6 +297,7 @@ def _bid_drafted(s, d, ev):
         draft.append(mine["card"])
     else:
         draft.remove(mine["card"])
+        s["bid"].setdefault("put_back", []).append(mine["card"])  # not to be picked again
 
 
 @reducer("bid_placed")
@@ -309,6 +310,7 @@ def _bid_placed(s, d, ev):
     commitments.commit(bid["commit"], seat, cards)
     bid["counts"][str(seat)] = d["count"]
     bid["draft"] = []
+    bid["put_back"] = []
     bid["draft_steps"] = 0
 
 

@@ -29,11 +29,12 @@ def _public_bid(state: dict, seat: int | None) -> dict | None:
     bid = state["bid"]
     if bid is None:
         return None
-    out = {k: v for k, v in bid.items() if k not in ("commit", "draft")}
+    out = {k: v for k, v in bid.items() if k not in ("commit", "draft", "put_back")}
     c = bid["commit"]
     out["commit"] = commitments.public(c, seat) if c else None
     if seat is not None and bidding_now(state) == seat:
         out["draft"] = list(bid["draft"])
+        out["put_back"] = list(bid.get("put_back", []))
     return out
 
 
@@ -132,8 +133,9 @@ def determinize(v: dict, seat: int, rng: Rng) -> dict:
 def _hidden_bid(bid: dict, seat: int, deal) -> dict:
     """The open bid with others' face-down cards guessed at their public counts. Another seat's
     draft is unseen and changes nothing anyone sees, so it is guessed empty."""
-    out = {k: clone(val) for k, val in bid.items() if k not in ("commit", "draft")}
+    out = {k: clone(val) for k, val in bid.items() if k not in ("commit", "draft", "put_back")}
     out["draft"] = list(bid.get("draft", []))
+    out["put_back"] = list(bid.get("put_back", []))
     c = bid["commit"]
     out["commit"] = None
     if c:

@@ -8,7 +8,8 @@ gains control.
 
 "Each player may place any number of cards face down as their bid": a bid is one placement.
 The seat bidding now gathers its cards privately (``pick`` / ``unpick``, one card at a time, so
-the list of moves stays short) and commits them all at once with ``place``. The placed cards
+the list of moves stays short; a card put back cannot be picked again for this bid, so gathering
+always ends) and commits them all at once with ``place``. The placed cards
 leave the hand face down: everyone sees how many (as at the table), only the bidder which.
 """
 from __future__ import annotations
@@ -39,10 +40,12 @@ def bidding_now(state: dict) -> int | None:
 
 
 def bid_moves(state: dict, seat: int) -> list[dict]:
-    """Pick a card of the hand not yet picked, put a picked one back, or place the bid."""
-    draft = state["bid"]["draft"]
+    """Pick a card of the hand not yet picked (nor put back: a card put back stays out of this
+    bid, so gathering ends within two steps per card), put a picked one back, or place the bid."""
+    bid = state["bid"]
+    draft, put_back = bid["draft"], bid.get("put_back", ())
     rest = without(state["hands"][seat], draft)
-    return ([{"type": "pick", "card": c} for c in sorted(set(rest))]
+    return ([{"type": "pick", "card": c} for c in sorted(set(rest)) if c not in put_back]
             + [{"type": "unpick", "card": c} for c in sorted(set(draft))]
             + [{"type": "place"}])
 

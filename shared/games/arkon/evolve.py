@@ -39,23 +39,45 @@ def _remove(hand: list, cards) -> None:
 # part of a hand everyone knows (cards taken back from a lost bid, a card gained by Tactical
 # Reversal); an unseen departure makes it unknown which of them are left. An unseen arrival
 # changes nothing of it.
+#
+# ``remembered[i][j]`` is the part of seat j's hand that seat i alone (privately) knows: the cards
+# i gave j (Conquest, Shifting Allegiances) and the hand i looked at (Thievery). It is kept a
+# part of the hand the same way: a card leaving face up leaves it too, an unseen departure wipes
+# it — except for the seat that receives the cards, which knows exactly which ones left.
 def _show_out(s: dict, seat: int, cards) -> None:
     hand, known = s["hands"][seat], s["known"][seat]
     for c in cards:
         hand.remove(c)
         if c in known:
             known.remove(c)
+        for row in s["remembered"]:
+            if c in row[seat]:
+                row[seat].remove(c)
 
 
-def _hide_out(s: dict, seat: int, cards) -> None:
+def _hide_out(s: dict, seat: int, cards, witness: int | None = None) -> None:
+    """``cards`` leave ``seat``'s hand unseen by all but ``witness`` (the seat receiving them)."""
     if cards:
         _remove(s["hands"][seat], cards)
         s["known"][seat].clear()
+        for i, row in enumerate(s["remembered"]):
+            if i != witness:
+                row[seat].clear()
+            else:
+                for c in cards:
+                    if c in row[seat]:
+                        row[seat].remove(c)
 
 
 def _show_in(s: dict, seat: int, cards) -> None:
     s["hands"][seat].extend(cards)
     s["known"][seat].extend(cards)
+
+
+def _give(s: dict, giver: int, receiver: int, cards) -> None:
+    """``receiver`` gets ``cards`` from ``giver``: the giver now knows they are in that hand."""
+    s["hands"][receiver].extend(cards)
+    s["remembered"][giver][receiver].extend(cards)
 
 
 def _open_window(s: dict, source: int, kind: str) -> None:
@@ -77,6 +99,7 @@ def _setup(s, d, ev):
         deck=list(ev["secret"]["deck"]), discard=[],
         hands=[list(_private(ev, i)["hand"]) for i in range(n)],
         clans=[[] for _ in range(n)], known=[[] for _ in range(n)],
+        remembered=[[[] for _ in range(n)] for _ in range(n)],
         action=None, window=None, bid=None, look=None, pending=[], winners=None,
     )
 
@@ -111,8 +134,8 @@ def _discarded(s, d, ev):
 def _cards_moved(s, d, ev):
     """Cards pass from hand to hand; which ones only the two seats learn."""
     cards = _private(ev, d["from"])["gave"]
-    _hide_out(s, d["from"], cards)
-    s["hands"][d["to"]].extend(cards)
+    _hide_out(s, d["from"], cards, witness=d["to"])
+    _give(s, d["from"], d["to"], cards)
 
 
 @reducer("cards_exchanged")
@@ -120,15 +143,18 @@ def _cards_exchanged(s, d, ev):
     """Two seats give each other cards at the same time (Shifting Allegiances)."""
     a, b = d["seats"]
     a_gives, b_gives = _private(ev, a)["gave"], _private(ev, b)["gave"]
-    _hide_out(s, a, a_gives)
-    _hide_out(s, b, b_gives)
-    s["hands"][a].extend(b_gives)
-    s["hands"][b].extend(a_gives)
+    _hide_out(s, a, a_gives, witness=b)
+    _hide_out(s, b, b_gives, witness=a)
+    _give(s, b, a, b_gives)
+    _give(s, a, b, a_gives)
 
 
 @reducer("hand_seen")
 def _hand_seen(s, d, ev):
-    """A seat looked at another's hand (the cards are in its private part)."""
+    """A seat looked at another's hand (the cards are in its private part): it remembers them."""
+    hand = _private(ev, d["seat"]).get("hand")
+    if hand is not None:
+        s["remembered"][d["seat"]][d["target"]] = list(hand)
 
 
 # ----- clans in play ---------------------------------------------------------------------
@@ -256,7 +282,7 @@ def _clan_put_up(s, d, ev):
     s["bid"] = {
         "clan": d["card"], "bidder": seat,
         "commit": commitments.open_commitment(order, ordered=True),
-        "draft": [], "draft_steps": 0, "counts": {},
+        "draft": [], "put_back": [], "draft_steps": 0, "counts": {},
         "revealed": None, "winner": None, "totals": None, "saboteur": None, "controller": None,
     }
 
@@ -271,6 +297,7 @@ def _bid_drafted(s, d, ev):
         draft.append(mine["card"])
     else:
         draft.remove(mine["card"])
+        s["bid"].setdefault("put_back", []).append(mine["card"])  # not to be picked again
 
 
 @reducer("bid_placed")
@@ -283,6 +310,7 @@ def _bid_placed(s, d, ev):
     commitments.commit(bid["commit"], seat, cards)
     bid["counts"][str(seat)] = d["count"]
     bid["draft"] = []
+    bid["put_back"] = []
     bid["draft_steps"] = 0
 
 

@@ -26,6 +26,10 @@ class Arkon(Game):
     max_players = 4
     version = "2"  # 2: a bid is one face-down placement (pick/unpick/place); one exchange event
     Options = Options
+    #: ISMCTS tuning (``shared.bots.ismcts.SearchParams``): a random Arkon playout mostly shuffles
+    #: cards in and out of bids, so playouts stop after two moves and the heuristic judges; a
+    #: typical lead between two seats is 2 to 6 heuristic points, hence ``scale`` 3.
+    search = {"iterations": 300, "playout_steps": 2, "c": 0.7, "scale": 3.0}
 
     def setup(self, players: int, options: dict, rng: Rng) -> list[dict]:
         """Shuffle the deck, deal 5 cards each, pick the first player (and deal roles)."""

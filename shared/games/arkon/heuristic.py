@@ -3,8 +3,8 @@
 It first lets whatever is already decided play out as if nobody answers (an action card in its
 window resolves, the bid the seat is gathering is placed, a won bid passes its Sabotage window),
 then weighs: clans toward a win (steeply), opponents' best progress, the hand's worth (less a
-little for each card of it everyone knows), the expected result of a bid in progress, and what
-a pending choice is about to bring.
+little for each card of it everyone knows), the expected result of a bid in progress, what
+a pending choice is about to bring, and (a little) how long the seat has been gathering its bid.
 """
 from __future__ import annotations
 
@@ -29,6 +29,11 @@ CARD_BASE = 0.35
 HAND_WEIGHTS = (1.0, 1.0, 1.0, 1.0, 1.0, 0.7, 0.5, 0.3)
 #: Cost of each card of one's hand that everyone knows (a bid that could not win only shows cards).
 KNOWN_CARD_COST = 0.02
+#: Cost of each step the seat has spent gathering its bid (picks and put-backs, public): placing
+#: the bid as it stands is preferred to gathering on when that changes nothing, so a search
+#: cannot pick and put back the same cards forever (the cost grows with every step, and goes
+#: once the bid is placed).
+DRAFT_STEP_COST = 0.05
 #: At most this many automatic steps are played out (an action window, a bid, its Sabotage window).
 PLAY_OUT_STEPS = 4
 
@@ -126,6 +131,7 @@ def _pending_bonus(s: dict, seat: int) -> float:
 
 
 def heuristic(game, state: dict, seat: int) -> float:
+    gathering = state["bid"]["draft_steps"] if _gathering(state, seat) else 0
     s = played_out(game, state, seat)
     n = s["players"]
     clans = [list(c) for c in s["clans"]]
@@ -145,6 +151,7 @@ def heuristic(game, state: dict, seat: int) -> float:
     score += hand_worth(hand, clans[seat])
     score -= KNOWN_CARD_COST * len(s["known"][seat])
     score += _pending_bonus(s, seat)
+    score -= DRAFT_STEP_COST * gathering
     if s["turn"] == seat and s["put_up"]:
         score += 0.5  # the extra card at the end of the turn
     return score

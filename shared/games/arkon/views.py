@@ -4,10 +4,14 @@ Hidden: other hands (except the cards everyone saw go into them: ``known``), the
 order and contents), the cards of others' face-down bids (a seat sees who has placed a bid, how
 many cards each placed face down — ``bid.counts`` — and its own bid), the draft of the seat
 bidding now (only that seat sees it), Iverion's look at the deck. A seat resolving Thievery sees
-the target's hand (``peek``). ``view`` is total: it also answers for the states between the
+the target's hand (``peek``). A seat also sees what it alone remembers of other hands
+(``remembered``: cards it gave, a hand it looked at, as long as they are surely still there).
+``view`` is total: it also answers for the states between the
 events of one move.
 """
 from __future__ import annotations
+
+from collections import Counter
 
 from shared.canonical import clone
 from shared.engine import commitments, pending
@@ -25,11 +29,12 @@ def _public_bid(state: dict, seat: int | None) -> dict | None:
     bid = state["bid"]
     if bid is None:
         return None
-    out = {k: v for k, v in bid.items() if k not in ("commit", "draft")}
+    out = {k: v for k, v in bid.items() if k not in ("commit", "draft", "put_back")}
     c = bid["commit"]
     out["commit"] = commitments.public(c, seat) if c else None
     if seat is not None and bidding_now(state) == seat:
         out["draft"] = list(bid["draft"])
+        out["put_back"] = list(bid.get("put_back", []))
     return out
 
 
@@ -46,6 +51,7 @@ def view(state: dict, seat: int | None) -> dict:
     v["seat"] = seat
     v["hand"] = state["hands"][seat] if seat is not None else None
     v["hand_sizes"] = [len(h) for h in state["hands"]]
+    v["remembered"] = state["remembered"][seat] if seat is not None else None
     v["deck_size"] = len(state["deck"])
     v["bid"] = _public_bid(state, seat)
     look = state["look"]
@@ -58,10 +64,21 @@ def view(state: dict, seat: int | None) -> dict:
     return clone(v)
 
 
+def sure(v: dict, seat: int, other: int) -> list[str]:
+    """The cards ``seat`` knows to be in ``other``'s hand: the hand it is looking at (Thievery),
+    else what everyone saw go in (``known``) together with what it alone remembers — a card
+    counted as often as the larger of the two says (both are parts of the same hand)."""
+    peek = v["peek"]
+    if peek and peek["seat"] == other:
+        return list(peek["hand"])
+    known = v["known"][other]
+    return list(known) + list((Counter(v["remembered"][other]) - Counter(known)).elements())
+
+
 def _seen(v: dict, seat: int) -> list[str]:
     """Every card ``seat`` can place from its view (its hand and bid, the table, what it was
-    shown, and the cards everyone saw go into others' hands)."""
-    bid, look, peek = v["bid"], v["look"], v["peek"]
+    shown, and the cards it knows to be in others' hands)."""
+    bid, look = v["bid"], v["look"]
     seen: list[str] = list(v["hand"]) + list(v["discard"]) + [c for cl in v["clans"] for c in cl]
     if v["action"]:
         seen.append(v["action"]["card"])
@@ -73,10 +90,7 @@ def _seen(v: dict, seat: int) -> list[str]:
             seen += [c for cards in bid["revealed"].values() for c in cards]
     if look and "cards" in look:
         seen += look["cards"]
-    if peek:
-        seen += peek["hand"]
-    seen += [c for i, cards in enumerate(v["known"]) if i != seat and not (peek and peek["seat"] == i)
-             for c in cards]
+    seen += [c for i in range(v["players"]) if i != seat for c in sure(v, seat, i)]
     return seen
 
 
@@ -84,7 +98,7 @@ def determinize(v: dict, seat: int, rng: Rng) -> dict:
     """A full state: what ``seat`` knows from ``v``, the unknown cards shuffled into the hidden
     places (other hands, others' face-down bids, Iverion's look, the deck) at their known sizes."""
     s = clone({k: v[k] for k in PUBLIC})
-    bid, look, peek = v["bid"], v["look"], v["peek"]
+    bid, look = v["bid"], v["look"]
     unknown = deck_counts(v["options"])
     unknown.subtract(_seen(v, seat))
     pool = rng.shuffled(list(unknown.elements()))
@@ -99,11 +113,14 @@ def determinize(v: dict, seat: int, rng: Rng) -> dict:
     for i, size in enumerate(v["hand_sizes"]):
         if i == seat:
             hands.append(list(v["hand"]))
-        elif peek and peek["seat"] == i:
-            hands.append(list(peek["hand"]))
         else:
-            hands.append(list(v["known"][i]) + deal(size - len(v["known"][i])))
+            certain = sure(v, seat, i)
+            hands.append(certain + deal(size - len(certain)))
     s["hands"] = hands
+    # only this seat's memory can be known; the others' are guessed empty (nothing shows them)
+    n = v["players"]
+    s["remembered"] = [[list(cards) for cards in v["remembered"]] if i == seat else [[] for _ in range(n)]
+                       for i in range(n)]
     s["bid"] = None if bid is None else _hidden_bid(bid, seat, deal)
     s["look"] = None if look is None else {
         "seat": look["seat"], "cards": list(look["cards"]) if "cards" in look else deal(look["size"]),
@@ -116,8 +133,9 @@ def determinize(v: dict, seat: int, rng: Rng) -> dict:
 def _hidden_bid(bid: dict, seat: int, deal) -> dict:
     """The open bid with others' face-down cards guessed at their public counts. Another seat's
     draft is unseen and changes nothing anyone sees, so it is guessed empty."""
-    out = {k: clone(val) for k, val in bid.items() if k not in ("commit", "draft")}
+    out = {k: clone(val) for k, val in bid.items() if k not in ("commit", "draft", "put_back")}
     out["draft"] = list(bid.get("draft", []))
+    out["put_back"] = list(bid.get("put_back", []))
     c = bid["commit"]
     out["commit"] = None
     if c:

@@ -226,6 +226,23 @@ def test_rule_bid_draft_is_seen_only_by_its_bidder():
     assert GAME.view(state, 0)["bid"]["draft"] == []
 
 
+
+def test_rule_bid_a_card_put_back_cannot_be_picked_again_so_gathering_ends():
+    """Changing one's mind is allowed once per card: a card put back stays out of this bid (any
+    bid can still be gathered by picking its cards directly), so a seat cannot gather forever."""
+    state = table([["orc", "negotiations", "peace", "peace"], ["elf"]], phase="bidding")
+    state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
+    state, _ = act(state, 0, {"type": "pick", "card": "peace"})
+    state, _ = act(state, 0, {"type": "unpick", "card": "peace"})
+    assert moves(state, 0) == [{"type": "pick", "card": "negotiations"}, {"type": "place"}]
+    assert GAME.view(state, 0)["bid"]["put_back"] == ["peace"]
+    assert "put_back" not in GAME.view(state, 1)["bid"]
+    state, _ = act(state, 0, {"type": "pick", "card": "negotiations"})
+    state, _ = act(state, 0, {"type": "unpick", "card": "negotiations"})
+    assert moves(state, 0) == [{"type": "place"}]
+    state, _ = act(state, 0, {"type": "place"})
+    assert state["bid"]["put_back"] == [] and state["bid"]["counts"] == {"0": 0}
+
 def test_rule_bid_moves_stay_short_with_duplicate_cards():
     """One pick per distinct card (duplicates are picked one at a time), one unpick per distinct
     picked card, one place: the list never grows with the number of possible bids."""

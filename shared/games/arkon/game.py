@@ -24,7 +24,8 @@ class Arkon(Game):
     title = "Arkon"
     min_players = 2
     max_players = 4
-    version = "2"  # 2: a bid is one face-down placement (pick/unpick/place); one exchange event
+    version = "3"  # 2: a bid is one face-down placement (pick/unpick/place); one exchange event
+    # 3: a card put back cannot be picked again for that bid; the state remembers what a seat saw privately
     Options = Options
     #: ISMCTS tuning (``shared.bots.ismcts.SearchParams``): a random Arkon playout mostly shuffles
     #: cards in and out of bids, so playouts stop after two moves and the heuristic judges; a

@@ -27,6 +27,11 @@ DEFAULT_TOKEN_TTL_S = 30 * 24 * 3600
 DEFAULT_BOT_TOKEN_TTL_S = 600
 
 
+def bot_token_ttl_s() -> float:
+    """How long a bot's token (one seat of one match) stays valid: ``BOT_TOKEN_TTL_S``."""
+    return float(os.environ.get("BOT_TOKEN_TTL_S", DEFAULT_BOT_TOKEN_TTL_S))
+
+
 def generation_key(player_id: str) -> str:
     return f"auth:token-gen:{player_id}"
 
@@ -73,7 +78,7 @@ class Tokens:
         return self.for_player(player_id, int(self.r.incr(generation_key(player_id))))
 
     def for_bot(self, match_id: str, seat: int, level: str, ttl_s: float | None = None) -> str:
-        ttl = float(os.environ.get("BOT_TOKEN_TTL_S", DEFAULT_BOT_TOKEN_TTL_S)) if ttl_s is None else ttl_s
+        ttl = bot_token_ttl_s() if ttl_s is None else ttl_s
         return self._s.dumps({"b": level, "m": match_id, "s": seat, "x": int(self.clock() + ttl)})
 
     def verify(self, token: str) -> Principal | None:

@@ -22,13 +22,14 @@ import time
 from dataclasses import dataclass
 
 from .audit import check_chance
+from .auth import bot_token_ttl_s
 from .canonical import clone, dumps, encode, loads, sha256_hex
 from .engine import registry
 from .engine.errors import IllegalMove
 from .engine.game import Game
 from .envelope import ABORTED, CREATED, ENDED, HANDED_OVER, apply_record, event_core, resignation_outcome
 from .eventstore.chain import GENESIS, verify_chain
-from .eventstore.store import Conflict, EventStore, IdempotentRequest
+from .eventstore.store import IDEMPOTENCY_TTL_S, Conflict, EventStore, IdempotentRequest
 from .lru import Lru
 from .rng import SeededRng
 
@@ -277,8 +278,10 @@ class Matches:
         except (MatchOver, Forbidden, IllegalMove):
             self._confirm_head(match_id, mstate)  # refused on a cached state: a stale version is a 409
             raise
+        # Only the bot's own token, which expires, can ever ask for a bot move's answer again:
+        # keep that answer no longer than the token lives (a finished match's memory, issue #14).
         return self._commit(match_id, mstate, game, events, {"seat": seat, "move": move}, field, viewer=seat,
-                            fingerprint=fingerprint)
+                            fingerprint=fingerprint, answer_ttl_s=bot_token_ttl_s() if as_bot else None)
 
     def hand_over(self, match_id: str, seat: int, bot: str, reason: str, *, expected_version: int | None = None) -> Submitted:
         """A bot plays ``seat`` from now on; the player is flagged as having abandoned."""
@@ -311,7 +314,8 @@ class Matches:
         event = {"type": ABORTED, "data": {"reason": reason, "seed": self._seed(match_id).hex()}}
         return self._commit(match_id, mstate, self.game_of(mstate), [event], {"system": "abort"}, None, viewer=None)
 
-    def _commit(self, match_id, mstate, game, events, cause, field, *, viewer, fingerprint=None) -> Submitted:
+    def _commit(self, match_id, mstate, game, events, cause, field, *, viewer, fingerprint=None,
+                answer_ttl_s: float | None = None) -> Submitted:
         """Append ``events`` (plus ``match.ended`` or ``match.aborted`` when they end the match)."""
         new = clone(mstate)
         records: list[dict] = []
@@ -343,6 +347,7 @@ class Matches:
             appended = self.store.append(
                 match_id, mstate["version"], mstate["head_hash"], records, self._seed(match_id),
                 meta=meta, idempotency_field=field, fingerprint=fingerprint or "-", response=response,
+                idempotency_ttl_s=IDEMPOTENCY_TTL_S if answer_ttl_s is None else max(1, int(answer_ttl_s)),
             )
         except Conflict as err:
             if err.current <= mstate["version"]:  # Redis is behind this state or on another history

@@ -170,13 +170,14 @@ class EventStore:
         idempotency_field: str | None = None,
         fingerprint: str = "-",
         response: Callable[[list[dict]], str] | None = None,
+        idempotency_ttl_s: int = IDEMPOTENCY_TTL_S,
     ) -> AppendResult:
         """Seal and append ``records`` (each with ``type``, ``data``, ``at``, ``engine`` and any of
         ``private``/``secret``/``cause``) after ``expected_version``; raises ``Conflict``.
 
         With ``idempotency_field``, the answer ``response`` gives is stored with the request's
         ``fingerprint`` under that key, and a key already answered returns its stored answer
-        (``duplicate``) instead of appending."""
+        (``duplicate``) instead of appending; the answer is kept ``idempotency_ttl_s``."""
         sealed, prev = [], prev_hash
         for i, rec in enumerate(records, start=expected_version + 1):
             rec = dict(rec, seq=i)
@@ -189,7 +190,7 @@ class EventStore:
         k = keys(match_id)
         idem = idempotency_key(match_id, idempotency_field) if idempotency_field else k["idem"]
         args: list = [expected_version, fingerprint if idempotency_field else "", body, GENESIS, prev_hash,
-                      IDEMPOTENCY_TTL_S, len(fields)]
+                      int(idempotency_ttl_s), len(fields)]
         for name, value in fields.items():
             args += [name, value]
         args += [dumps(rec) for rec in sealed]

@@ -31,6 +31,22 @@ def test_a_retry_gets_the_first_answer_and_appends_nothing(r):
     assert matches.store.version("m1") == first.version
 
 
+def test_a_bot_moves_answer_is_kept_only_as_long_as_its_token_lives(r, monkeypatch):
+    """Only the bot's own token, which expires after BOT_TOKEN_TTL_S, can retry a bot's move, so
+    its stored answer goes with it; a person's answer is kept the promised 24 hours."""
+    monkeypatch.setenv("BOT_TOKEN_TTL_S", "300")
+    matches = Matches(EventStore(r))
+    matches.create("m1", "duel", {}, [{"bot": "random"}, {"player_id": "b"}])
+    mstate = matches.state("m1")
+    game = matches.game_of(mstate)
+    bot = matches.submit("m1", 0, game.legal_moves(mstate["game"], 0)[0], mstate["version"], "bot-key", as_bot=True)
+    person = matches.submit("m1", 1, game.legal_moves(matches.state("m1")["game"], 1)[0], bot.version, "human-key")
+    assert 0 < r.ttl(idempotency_key("m1", "0:bot-key")) <= 300
+    assert 300 < r.ttl(idempotency_key("m1", "1:human-key")) <= IDEMPOTENCY_TTL_S
+    again = matches.submit("m1", 0, game.legal_moves(mstate["game"], 0)[0], mstate["version"], "bot-key", as_bot=True)
+    assert again.replayed and again.body() == bot.body() and person.version > bot.version
+
+
 def test_a_key_reused_with_another_body_is_refused(r):
     matches = Matches(EventStore(r))
     mstate, moves = _duel(matches)

@@ -44,10 +44,11 @@ def one_match(args: tuple) -> dict:
     hero_seat = i % players
     levels = [player(villain, iterations, seconds)] * players
     levels[hero_seat] = player(hero, iterations, seconds)
-    rec = play_match(game, levels, options, seed=seed + i)
+    rec = play_match(game, levels, options, seed=seed + i, abort_after_max_steps=True)
     return {
-        "win": rec.outcome.ranks[hero_seat] == 1,
-        "sides": len(rec.outcome.teams) if rec.outcome.teams else players,
+        "win": rec.outcome is not None and rec.outcome.ranks[hero_seat] == 1,
+        "aborted": rec.outcome is None,
+        "sides": len(game.sides(rec.state)),
         "steps": rec.steps,
         "hero_s": rec.thinking_s[hero_seat], "hero_decisions": rec.decisions[hero_seat],
     }
@@ -71,6 +72,7 @@ def evaluate(game_id: str, hero: str, villain: str, players: int, games: int, *,
         "options": options or {}, "iterations": iterations, "seconds": seconds, "games": games, "seed": seed,
         "hero_win_rate": round(wins / games, 3), "ci95": [round(lo, 3), round(hi, 3)],
         "fair_share": round(fair, 3), "margin_pts": round(100 * (wins / games - fair), 1),
+        "aborted": sum(r["aborted"] for r in results),  # no result after 20,000 steps: not a win
         "hero_s_per_decision": round(sum(r["hero_s"] for r in results) / max(1, decisions), 4),
         "mean_steps": round(sum(r["steps"] for r in results) / games, 1),
         "wall_s": round(time.perf_counter() - start, 1),

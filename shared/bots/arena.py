@@ -19,7 +19,7 @@ Player = str | Policy
 
 @dataclass
 class MatchRecord:
-    outcome: Outcome
+    outcome: Outcome | None  # None: aborted without a result (``abort_after_max_steps``)
     steps: int
     state: dict
     thinking_s: list[float] = field(default_factory=list)  # per seat
@@ -31,8 +31,11 @@ def _policy(player: Player) -> Policy:
 
 
 def play_match(game: Game, levels: Sequence[Player], options: dict | None = None, *, seed: int = 0,
-               max_steps: int = 20_000) -> MatchRecord:
-    """A full match with ``levels[s]`` playing seat s; returns the outcome, length and thinking time."""
+               max_steps: int = 20_000, abort_after_max_steps: bool = False) -> MatchRecord:
+    """A full match with ``levels[s]`` playing seat s; returns the outcome, length and thinking time.
+
+    A match still going after ``max_steps`` raises, or with ``abort_after_max_steps`` ends without
+    an outcome, as the server aborts a match at ``MAX_MATCH_EVENTS`` (and scoring rates nothing)."""
     players = len(levels)
     policies = [_policy(p) for p in levels]
     opts = game.validate_options(players, options or {})
@@ -42,6 +45,8 @@ def play_match(game: Game, levels: Sequence[Player], options: dict | None = None
     steps = 0
     while (result := game.outcome(state)) is None:
         if steps >= max_steps:
+            if abort_after_max_steps:
+                return MatchRecord(outcome=None, steps=steps, state=state, thinking_s=thinking, decisions=decisions)
             raise RuntimeError(f"{game.id}: no outcome after {max_steps} steps (seed {seed})")
         acting = game.to_act(state)
         seat = acting[rng.randbelow(len(acting))]

@@ -10,6 +10,9 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from ..engine import registry
+from .ismcts import SearchParams
+
 LEVELS = ("random", "greedy", "search")
 DESCRIPTIONS = {
     "random": "a uniformly random legal move",
@@ -28,9 +31,21 @@ def measurements(game_id: str) -> tuple[dict, ...]:
     return tuple(json.loads(line) for line in path.read_text().splitlines() if line.strip())
 
 
+def as_offered(game_id: str, row: dict) -> bool:
+    """Whether an evaluation line measured the search level with the budget the server plays it
+    at (the game's tuned iterations); a line from a tuning run at another budget is not its record."""
+    if "search" not in (row["hero"], row["villain"]) or row.get("iterations") is None:
+        return True
+    try:
+        tuned = SearchParams.for_game(registry.get(game_id)).iterations
+    except KeyError:
+        return True
+    return row["iterations"] == tuned
+
+
 def describe(game_id: str) -> list[dict]:
-    """Each level, weakest first, with its measured record against the level below it."""
-    rows = measurements(game_id)
+    """Each level, weakest first, with its measured record against the level below it (as offered)."""
+    rows = [r for r in measurements(game_id) if r.get("bench") == "eval_bots" and as_offered(game_id, r)]
     out = []
     for i, level in enumerate(LEVELS):
         entry: dict = {"level": level, "description": DESCRIPTIONS[level]}
@@ -39,7 +54,7 @@ def describe(game_id: str) -> list[dict]:
             entry["against_level_below"] = [
                 {"level": below, "players": r["players"], "matches": r["games"], "win_rate": r["hero_win_rate"],
                  "ci95": r["ci95"], "fair_share": r["fair_share"], "options": r.get("options") or {}}
-                for r in rows if r.get("bench") == "eval_bots" and r["hero"] == level and r["villain"] == below
+                for r in rows if r["hero"] == level and r["villain"] == below
             ]
         out.append(entry)
     return out

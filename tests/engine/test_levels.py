@@ -32,6 +32,19 @@ def test_records_are_read_from_the_evaluation_lines(tmp_path, monkeypatch):
     assert by_level["greedy"]["against_level_below"][0]["win_rate"] == 0.95
 
 
+def test_only_the_budget_the_server_plays_at_is_published():
+    """A tuning run at another iteration count is not the search level's record."""
+    tuned = levels.SearchParams.for_game(registry.get("arkon")).iterations
+    line = {"bench": "eval_bots", "hero": "search", "villain": "greedy", "iterations": tuned}
+    assert levels.as_offered("arkon", line)
+    assert not levels.as_offered("arkon", dict(line, iterations=tuned * 2))
+    assert levels.as_offered("arkon", dict(line, hero="greedy", villain="random", iterations=None))
+    published = levels.describe("arkon")[2]["against_level_below"]
+    assert published and all(r["matches"] for r in published)
+    raw = [r for r in levels.measurements("arkon") if r.get("hero") == "search"]
+    assert len(published) == sum(levels.as_offered("arkon", r) for r in raw)
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_each_game_publishes_its_levels_measured_at_two_players(game_id):
     """Every level of every game has a 2-player record of at least 100 matches against the level below."""

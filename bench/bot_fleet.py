@@ -7,7 +7,7 @@ a separate process) are started for each measurement. K all-bot matches are kept
 (a finished one is replaced). Counted: moves whose event time falls in the window, and CPU
 seconds of each kind of process over the window (from /proc). Prints one JSON line per
 (level, N): moves/s and CPU ms per move for the workers, the rules service and Redis; then the
-throughput ratio of 2 workers to 1 for each level. The baseline for the rules service's cost is a
+throughput ratio of 2 workers to 1 for each level (search at a fixed 1,000 iterations, CPU-bound). The baseline for the rules service's cost is a
 human's move in the same run: scripted players reading their view and legal moves and posting
 (``human_baseline``), and the ratio of a bot move's rules CPU to it (goal: at most 2).
 """
@@ -153,7 +153,7 @@ def main() -> None:
         procfile = work / "Procfile.nobots"
         procfile.write_text("\n".join(line for line in (ROOT / "deploy/Procfile").read_text().splitlines()
                                       if not line.startswith("bot_worker")) + "\n")
-        stack = start_stack(server.url, work, procfile=str(procfile), SEARCH_ITERATIONS="100", SEARCH_SECONDS="1",
+        stack = start_stack(server.url, work, procfile=str(procfile), SEARCH_ITERATIONS="1000", SEARCH_SECONDS="5",
                             BOT_RETRY_AFTER_S="3600", GAME_MODULES="")  # no watchdog revives old matches
         try:
             host = stack.api()

@@ -273,10 +273,11 @@ def exporter_app(collectors: Iterable[Collector] = ()):
     return app
 
 
-def serve(collectors: Iterable[Collector] = ()) -> int | None:
+def serve(collectors: Iterable[Collector] = (), *, retry_s: float = 2.0) -> int | None:
     """For consumers and workers: serve ``/metrics`` and ``/healthz`` on ``METRICS_PORT`` (address
     ``METRICS_ADDR``, 0.0.0.0 by default) from a background thread. Returns the port, or None when
-    ``METRICS_PORT`` is unset, empty or 0."""
+    ``METRICS_PORT`` is unset, empty or 0. A port that is taken never stops the process's real
+    work: the exporter logs it and keeps trying to bind every ``retry_s`` in the background."""
     port = int(os.environ.get("METRICS_PORT") or 0)
     if not port:
         return None
@@ -289,8 +290,28 @@ def serve(collectors: Iterable[Collector] = ()) -> int | None:
         def log_message(self, *args):  # one line per scrape and probe is noise
             pass
 
-    server = make_server(os.environ.get("METRICS_ADDR", "0.0.0.0"), port, exporter_app(collectors),
-                         ThreadingWSGIServer, handler_class=Quiet)
+    app = exporter_app(collectors)
+    address = os.environ.get("METRICS_ADDR", "0.0.0.0")
+
+    def bind():
+        return make_server(address, port, app, ThreadingWSGIServer, handler_class=Quiet)
+
+    def keep_trying():
+        while True:
+            time.sleep(retry_s)
+            try:
+                server = bind()
+            except OSError:
+                continue
+            log.info("metrics port %s is free now: serving", port)
+            server.serve_forever()
+
+    try:
+        server = bind()
+    except OSError as err:
+        log.error("metrics port %s cannot be bound (%s); retrying every %ss, the work goes on", port, err, retry_s)
+        threading.Thread(target=keep_trying, name="metrics", daemon=True).start()
+        return port
     threading.Thread(target=server.serve_forever, name="metrics", daemon=True).start()
     log.info("metrics on :%s/metrics, loop health on :%s/healthz", port, port)
     return port

@@ -104,3 +104,33 @@ def test_the_exporter_answers_metrics_and_reports_a_stuck_main_loop(monkeypatch)
     assert stuck.status_code == 503 and "LOOP_STALE_S=30" in stuck.text
     scraped = client.get("/metrics")
     assert scraped.status_code == 200 and list(text_string_to_metric_families(scraped.text))
+
+
+def test_a_taken_metrics_port_does_not_stop_the_process_and_is_bound_once_free(monkeypatch):
+    """A consumer whose METRICS_PORT is taken keeps working (no exception) and exports as soon
+    as the port is free again."""
+    import socket
+
+    import requests
+
+    from tests.support.stack import wait_for
+
+    port = free_port()
+    squatter = socket.socket()
+    squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    squatter.bind(("127.0.0.1", port))
+    squatter.listen()
+    monkeypatch.setenv("METRICS_PORT", str(port))
+    monkeypatch.setenv("METRICS_ADDR", "127.0.0.1")
+    try:
+        assert metrics.serve([], retry_s=0.1) == port
+    finally:
+        squatter.close()
+
+    def exported() -> bool:
+        try:
+            return requests.get(f"http://127.0.0.1:{port}/metrics", timeout=2).status_code == 200
+        except requests.ConnectionError:
+            return False
+
+    wait_for(exported, 60, 0.2, "the exporter to bind the freed port")

@@ -291,9 +291,22 @@ class Matches:
         event = {"type": HANDED_OVER, "data": {"seat": seat, "bot": bot, "reason": reason}}
         return self._commit(match_id, mstate, self.game_of(mstate), [event], {"system": reason}, None, viewer=seat)
 
-    def resign(self, match_id: str, seat: int) -> Submitted:
+    def resign(self, match_id: str, seat: int, *, attempts: int = 5) -> Submitted:
         """The seat leaves. Two players: the match ends at once, the opponent winning. More: a
-        greedy bot plays the seat from now on (and scoring ranks the player last)."""
+        greedy bot plays the seat from now on (and scoring ranks the player last).
+
+        A resignation names no version, so another seat's move landing meanwhile is no conflict
+        of the client's: it is taken again on the new head (``Conflict`` only after ``attempts``)."""
+        for attempt in range(attempts):
+            try:
+                return self._resign_once(match_id, seat)
+            except Conflict:
+                if attempt == attempts - 1:
+                    raise
+                self.forget(match_id)
+        raise AssertionError("unreachable")
+
+    def _resign_once(self, match_id: str, seat: int) -> Submitted:
         mstate = self.state(match_id)
         if mstate["status"] != "active":
             raise MatchOver(f"the match is {mstate['status']}")

@@ -155,7 +155,11 @@ def test_a_changed_outcome_in_a_resealed_chain_is_caught(duel_export):
     records = records_of(duel_export)
     ended = records[-1]
     assert ended["type"] == "match.ended"
-    ended["data"]["outcome"]["ranks"] = list(reversed(ended["data"]["outcome"]["ranks"]))
+    ranks = ended["data"]["outcome"]["ranks"]
+    changed = list(reversed(ranks))
+    if changed == ranks:  # a tie reads the same backwards: demote everyone instead
+        changed = [r + 1 for r in ranks]
+    ended["data"]["outcome"]["ranks"] = changed
     reseal(records, log.seed)
     report = verify_lines(with_trailer(duel_export, records))
     assert not report.ok and report.problem.seq == ended["seq"]

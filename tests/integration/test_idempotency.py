@@ -132,3 +132,24 @@ def test_the_key_store_lives_in_the_match_slot(r):
     matches.submit("m1", 0, moves[0], mstate["version"], "k")
     slots = {key.decode().split("}")[0] for key in r.keys("*") if key.startswith(b"{m:")}
     assert slots == {"{m:m1"}
+
+
+def test_a_resignation_is_taken_on_the_new_head_when_another_move_lands_first(r):
+    """A resignation names no version: a bot's move that lands between its read and its append is
+    not the client's conflict (before, the client got a 409)."""
+    matches, other = Matches(EventStore(r)), Matches(EventStore(r))
+    matches.create("m3", "duel", {}, [{"player_id": "a"}, {"bot": "random"}, {"bot": "random"}])
+    commit = matches._commit
+    raced = []
+
+    def bot_moves_first(match_id, mstate, *args, **kw):
+        if not raced:  # the other seat's move lands just before our append
+            head = other.state(match_id)
+            game = other.game_of(head)
+            raced.append(other.submit(match_id, 1, game.legal_moves(head["game"], 1)[0], head["version"], as_bot=True))
+        return commit(match_id, mstate, *args, **kw)
+
+    matches._commit = bot_moves_first
+    done = matches.resign("m3", 0)
+    assert raced and done.version > raced[0].version
+    assert matches.state("m3")["controllers"][0] == "greedy"

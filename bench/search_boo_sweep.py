@@ -1,7 +1,7 @@
 """Battlefields of Olympus: search against greedy for several search settings, same seeds.
 
-Each config (a JSON object) overrides the game's ``search`` parameters (``playout`` picks the
-playout policy, ``random`` or ``guided``; ``heuristic`` the evaluation's version, 1 or 2) for one seat-rotated run of ``bench.eval_bots``;
+Each config (a JSON object) overrides the game's ``search`` parameters for one seat-rotated run of
+``bench.eval_bots``;
 one JSON line per config. For tuning, not a published number.
 
     python -m bench.search_boo_sweep --games 16 '{"playout_steps": 0, "scale": 2}' '{"playout_steps": 8}'
@@ -26,11 +26,8 @@ def main() -> None:
     args = parser.parse_args()
     cls = type(registry.get(GAME))
     base = dict(cls.search)
-    base_playout, base_heuristic = cls.playout, cls.heuristic_version
     for config in args.configs:
-        cls.playout = config.get("playout", base_playout)
-        cls.heuristic_version = config.get("heuristic", base_heuristic)
-        cls.search = {**base, **{k: v for k, v in config.items() if k not in ("playout", "heuristic")}}
+        cls.search = {**base, **config}
         row = evaluate(GAME, "search", "greedy", 2, args.games, seed=args.seed, iterations=args.iterations)
         print(json.dumps({"config": config, **row}), flush=True)
 

@@ -9,7 +9,7 @@ from . import flow, moves, views
 from .playout import guided_move
 from .content import Content, load
 from .evolve import apply as apply_event
-from .heuristic import evaluate, evaluate_v1
+from .heuristic import evaluate
 from .scoring import standings
 from .state import is_over
 
@@ -35,8 +35,6 @@ class BattlefieldsOfOlympus(Game):
     Options = Options
     # ISMCTS tuning (shared/bots/ismcts.SearchParams), measured in docs/games/battlefields_of_olympus.md
     search = {"iterations": 400, "playout_steps": 0, "c": 0.7, "scale": 2.0}
-    playout = "guided"  # or "random": the playout policy (playout.py)
-    heuristic_version = 2  # 1: the first evaluation, kept for comparisons (heuristic.py)
 
     def setup(self, players: int, options: dict, rng) -> list[dict]:
         """Shuffle both decks, deal 4 Warriors each; seat 0 starts."""
@@ -81,11 +79,7 @@ class BattlefieldsOfOlympus(Game):
         return len(state["seats"])
 
     def playout_move(self, state: dict, seat: int, moves_: list[dict], rng) -> dict:
-        if self.playout == "guided":
-            return guided_move(state, seat, moves_, rng)
-        return super().playout_move(state, seat, moves_, rng)
+        return guided_move(state, seat, moves_, rng)
 
     def heuristic(self, state: dict, seat: int) -> float:
-        if self.heuristic_version == 1:
-            return evaluate_v1(C, state, seat)
         return evaluate(C, state, seat)

@@ -1,8 +1,7 @@
 """A position evaluation (greedy's one ply, search's cut-off): points, the battle in progress,
 cards in hand.
 
-``evaluate`` (version 2) differs from the first version (kept as ``evaluate_v1`` for
-comparisons) in three ways:
+``evaluate`` (version 2) differs from the first version (in git history) in three ways:
 
 * the battle in progress is worth what its victor would really gain: the Land's points *with*
   the set bonus it would complete, and for a Raid the owner's loss as well;
@@ -84,28 +83,3 @@ def evaluate(content: Content, state: dict, seat: int) -> float:
     theirs = points(content, state["seats"][opp(seat)]["lands"])
     return (mine - theirs) + _battle_swing(content, state, seat) + _material(content, state, seat) \
         - _material(content, state, opp(seat))
-
-
-# ----- version 1 (for comparisons in bench/search_boo_sweep.py) -------------------------------
-def _battle_swing_v1(content: Content, state: dict, seat: int) -> float:
-    b = state.get("battle")
-    if not b or b["winner"] is not None:
-        return 0.0
-    value = content.lands[b["land"]].value
-    if b["leader"] == seat:
-        return 0.6 * value
-    if b["leader"] == opp(seat):
-        return -0.6 * value
-    return 0.0
-
-
-def _material_v1(state: dict, seat: int) -> float:
-    me = state["seats"][seat]
-    return 0.25 * len(me["hand"]) + 0.1 * len(me["reserve"]) + 0.15 * len(me["actions"]) + 0.3 * bool(me["bonus"])
-
-
-def evaluate_v1(content: Content, state: dict, seat: int) -> float:
-    mine = points(content, state["seats"][seat]["lands"])
-    theirs = points(content, state["seats"][opp(seat)]["lands"])
-    return (mine - theirs) + _battle_swing_v1(content, state, seat) + _material_v1(state, seat) \
-        - _material_v1(state, opp(seat))

@@ -38,7 +38,7 @@ def main() -> None:
     for i in range(args.games):
         start = time.process_time()
         try:
-            r = one_match(("arkon", "search", args.villain, args.players, {}, args.seed, i, None, None))
+            r = one_match(("arkon", "search", args.villain, args.players, {}, args.seed, i, {}))
         except RuntimeError as e:  # no outcome within the arena's step cap: a locked-up match
             print(json.dumps({"match": i, "error": str(e)}), file=sys.stderr, flush=True)
             continue

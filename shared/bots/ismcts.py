@@ -3,8 +3,10 @@
 Each iteration samples a full state consistent with the searching seat's view (``determinize``)
 and walks one shared tree, keyed by the moves' canonical bytes. At every node the seat that acts
 there picks by UCB1 on *its own* reward (so opponents play against the searcher, not for it),
-counting a move as offered only when it is legal in this sample. The walk expands one node, plays
-out with the game's ``playout_move`` (random by default) for at most ``playout_steps`` and scores the end for every seat: a finished
+counting a move as offered only when it is legal in this sample — or, with the ``greedy``
+opponent model, every other seat plays its one-ply best move on the sample and only the searching
+seat's moves branch. The walk expands one node, plays out with the game's ``playout_move``
+(random by default) for at most ``playout_steps`` and scores the end for every seat: a finished
 game by its ranks, a cut-off by each side's ``heuristic`` against the best other side. Search
 stops after ``iterations`` or ``seconds``, whichever comes first, and answers the most visited
 root move.
@@ -21,6 +23,7 @@ from dataclasses import dataclass, fields, replace
 from ..canonical import encode
 from ..engine.game import Game
 from ..rng import FastRng
+from .evaluation import one_ply
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,11 @@ class SearchParams:
     playout_steps: int = 20  # random moves after the tree before the heuristic cut-off
     c: float = 0.7  # UCB1 exploration
     scale: float = 1.0  # a heuristic lead of this size is worth a 0.75 reward
+    #: How other seats move inside the tree: "tree" (each picks by UCB on its own reward) or
+    #: "greedy" (each plays the one-ply best move for itself on the sample; only the searching
+    #: seat's moves branch). A greedy opponent model spends the budget on the searcher's own
+    #: choices, which pays where many seats act between two of them.
+    opponents: str = "tree"
 
     @classmethod
     def for_game(cls, game: Game, **overrides) -> "SearchParams":
@@ -40,14 +48,17 @@ class SearchParams:
         return replace(cls(**tuned), **{k: v for k, v in overrides.items() if v is not None})
 
 
-class _Node:
+class Node:
+    """One move's statistics: how often it was walked, offered and what it earned its mover;
+    ``children`` maps a next move's canonical bytes to (move, node)."""
+
     __slots__ = ("visits", "avail", "total", "children")
 
     def __init__(self):
         self.visits = 0
         self.avail = 0
         self.total = 0.0  # reward of the seat whose move led here
-        self.children: dict[bytes, tuple[dict, "_Node"]] = {}
+        self.children: dict[bytes, tuple[dict, "Node"]] = {}
 
 
 def rewards(game: Game, state: dict, scale: float) -> list[float]:
@@ -69,10 +80,18 @@ def rewards(game: Game, state: dict, scale: float) -> list[float]:
 
 def ismcts(game: Game, view: dict, seat: int, legal: list[dict], rng: FastRng, params: SearchParams) -> dict:
     """The most visited root move after the search ``params`` allow."""
+    root = search_tree(game, view, seat, legal, rng, params)
+    best = max(root.children.values(), key=lambda mc: mc[1].visits, default=None)
+    return best[0] if best else legal[rng.randbelow(len(legal))]
+
+
+def search_tree(game: Game, view: dict, seat: int, legal: list[dict], rng: FastRng, params: SearchParams) -> "Node":
+    """The tree the search ``params`` allow grows from ``seat``'s view (its root is ``seat``'s)."""
     deadline = time.perf_counter() + params.seconds if params.seconds else None
-    root = _Node()
+    root = Node()
     root_keys = {encode(m) for m in legal}
     c = params.c
+    greedy_opponents = params.opponents == "greedy"
     for i in range(params.iterations):
         if deadline is not None and i and time.perf_counter() >= deadline:
             break
@@ -85,6 +104,16 @@ def ismcts(game: Game, view: dict, seat: int, legal: list[dict], rng: FastRng, p
                 break
             actor = seat if seat in acting else acting[rng.randbelow(len(acting))]
             moves = game.legal_moves(state, actor)
+            if greedy_opponents and actor != seat:
+                m = moves[0] if len(moves) == 1 else one_ply(game, [state], actor, moves, rng)
+                k = encode(m)
+                child = node.children.get(k)
+                if child is None:
+                    child = node.children[k] = (m, Node())
+                node = child[1]
+                game.advance(state, actor, m, rng)
+                path.append((node, actor))
+                continue
             keyed = [(encode(m), m) for m in moves]
             if node is root:
                 keyed = [km for km in keyed if km[0] in root_keys] or keyed
@@ -97,7 +126,7 @@ def ismcts(game: Game, view: dict, seat: int, legal: list[dict], rng: FastRng, p
                     child[1].avail += 1
             if untried:
                 k, m = untried[rng.randbelow(len(untried))]
-                child = _Node()
+                child = Node()
                 child.avail = 1
                 node.children[k] = (m, child)
                 game.advance(state, actor, m, rng)
@@ -130,5 +159,4 @@ def ismcts(game: Game, view: dict, seat: int, legal: list[dict], rng: FastRng, p
         for n, actor in path:
             n.visits += 1
             n.total += reward[actor]
-    best = max(root.children.values(), key=lambda mc: mc[1].visits, default=None)
-    return best[0] if best else legal[rng.randbelow(len(legal))]
+    return root

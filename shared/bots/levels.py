@@ -7,6 +7,7 @@ gives each level its win rates against the level below it, for ``GET /v1/games``
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from functools import lru_cache
 from pathlib import Path
 
@@ -32,15 +33,24 @@ def measurements(game_id: str) -> tuple[dict, ...]:
 
 
 def as_offered(game_id: str, row: dict) -> bool:
-    """Whether an evaluation line measured the search level with the budget the server plays it
-    at (the game's tuned iterations); a line from a tuning run at another budget is not its record."""
-    if "search" not in (row["hero"], row["villain"]) or row.get("iterations") is None:
+    """Whether an evaluation line measured the search level as the server plays it (the game's
+    tuned ``search`` parameters); a line from a tuning run with other parameters is not its record.
+
+    A line records its whole ``search`` parameters; an older line only its ``iterations``, taken
+    with the opponent model every search had then ("tree")."""
+    if "search" not in (row["hero"], row["villain"]):
         return True
     try:
-        tuned = SearchParams.for_game(registry.get(game_id)).iterations
+        tuned = asdict(SearchParams.for_game(registry.get(game_id)))
     except KeyError:
         return True
-    return row["iterations"] == tuned
+    recorded = row.get("search")
+    if recorded is None:
+        if row.get("iterations") is None:
+            return True
+        recorded = {"iterations": row["iterations"], "opponents": "tree"}
+        tuned = {k: tuned[k] for k in recorded}
+    return recorded == tuned
 
 
 def describe(game_id: str) -> list[dict]:

@@ -13,23 +13,12 @@ from typing import Callable
 
 from ..engine.game import Game
 from ..rng import FastRng
+from .evaluation import WIN_BONUS, evaluate, one_ply  # noqa: F401 (re-exported)
 from .ismcts import SearchParams, ismcts
-
-WIN_BONUS = 1_000.0
 
 
 def random_policy(game: Game, view: dict, seat: int, legal: list[dict], rng: FastRng) -> dict:
     return legal[rng.randbelow(len(legal))]
-
-
-def evaluate(game: Game, state: dict, seat: int) -> float:
-    result = game.outcome(state)
-    if result is not None:
-        best = min(result.ranks)
-        if result.ranks[seat] == best:
-            return WIN_BONUS / max(1, result.ranks.count(best))
-        return -WIN_BONUS * result.ranks[seat]
-    return game.heuristic(state, seat)
 
 
 def greedy_policy(
@@ -37,29 +26,19 @@ def greedy_policy(
 ) -> dict:
     if len(legal) == 1:
         return legal[0]
-    worlds = [game.determinize(view, seat, rng) for _ in range(samples)]
-    best, best_score = [], float("-inf")
-    for move in legal:
-        total = 0.0
-        for world in worlds:  # a seat's legal moves are the same in every world (conformance)
-            after = game.copy_state(world)
-            game.advance(after, seat, move, rng)
-            total += evaluate(game, after, seat)
-        if total > best_score:
-            best, best_score = [move], total
-        elif total == best_score:
-            best.append(move)
-    return best[rng.randbelow(len(best))] if best else legal[rng.randbelow(len(legal))]
+    # a seat's legal moves are the same in every world (conformance)
+    return one_ply(game, [game.determinize(view, seat, rng) for _ in range(samples)], seat, legal, rng)
 
 
 def search_policy(
     game: Game, view: dict, seat: int, legal: list[dict], rng: FastRng,
-    *, iterations: int | None = None, seconds: float | None = None,
+    *, iterations: int | None = None, seconds: float | None = None, **overrides,
 ) -> dict:
-    """ISMCTS with the game's tuned parameters; ``iterations``/``seconds`` override its budget."""
+    """ISMCTS with the game's tuned parameters; ``iterations``/``seconds`` override its budget,
+    and any other ``SearchParams`` field given overrides that field."""
     if len(legal) == 1:
         return legal[0]
-    params = SearchParams.for_game(game, iterations=iterations, seconds=seconds)
+    params = SearchParams.for_game(game, iterations=iterations, seconds=seconds, **overrides)
     return ismcts(game, view, seat, legal, rng, params)
 
 

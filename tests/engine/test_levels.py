@@ -1,5 +1,6 @@
 """Bot levels and their published strength (shared/bots/levels.py, shared/bots/strength/)."""
 import json
+from dataclasses import asdict
 
 import pytest
 
@@ -32,17 +33,26 @@ def test_records_are_read_from_the_evaluation_lines(tmp_path, monkeypatch):
     assert by_level["greedy"]["against_level_below"][0]["win_rate"] == 0.95
 
 
-def test_only_the_budget_the_server_plays_at_is_published():
-    """A tuning run at another iteration count is not the search level's record."""
-    tuned = levels.SearchParams.for_game(registry.get("arkon")).iterations
-    line = {"bench": "eval_bots", "hero": "search", "villain": "greedy", "iterations": tuned}
-    assert levels.as_offered("arkon", line)
-    assert not levels.as_offered("arkon", dict(line, iterations=tuned * 2))
-    assert levels.as_offered("arkon", dict(line, hero="greedy", villain="random", iterations=None))
-    published = levels.describe("arkon")[2]["against_level_below"]
-    assert published and all(r["matches"] for r in published)
-    raw = [r for r in levels.measurements("arkon") if r.get("hero") == "search"]
-    assert len(published) == sum(levels.as_offered("arkon", r) for r in raw)
+def test_only_the_search_the_server_plays_is_published():
+    """A tuning run with other search parameters (budget or opponent model) is not the search
+    level's record; an older line that gives only its iterations was measured with tree opponents."""
+    tuned = asdict(levels.SearchParams.for_game(registry.get("duel")))
+    line = {"bench": "eval_bots", "hero": "search", "villain": "greedy", "iterations": None, "search": tuned}
+    assert levels.as_offered("duel", line)
+    assert not levels.as_offered("duel", dict(line, search=dict(tuned, iterations=tuned["iterations"] * 2)))
+    assert not levels.as_offered("duel", dict(line, search=dict(tuned, opponents="greedy")))
+    assert levels.as_offered("duel", dict(line, hero="greedy", villain="random", search=None))
+    legacy = {"bench": "eval_bots", "hero": "search", "villain": "greedy", "iterations": tuned["iterations"]}
+    assert tuned["opponents"] == "tree" and levels.as_offered("duel", legacy)
+    assert not levels.as_offered("duel", dict(legacy, iterations=tuned["iterations"] + 1))
+
+
+def test_each_game_publishes_exactly_its_lines_as_offered():
+    for game_id in GAMES:
+        published = levels.describe(game_id)[2]["against_level_below"]
+        assert published and all(r["matches"] for r in published)
+        raw = [r for r in levels.measurements(game_id) if r.get("hero") == "search"]
+        assert len(published) == sum(levels.as_offered(game_id, r) for r in raw)
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -7,7 +7,9 @@ seeded, at two players. Prints one JSON line per game: the matches played, the l
 at the end (weakest first, by the public rating mu - 3 sigma), from which match on the order was
 random < greedy < search and stayed so (``order_holds_from``, null if it never settled), and the
 ratings. A match with no result after 20,000 steps is aborted and, as by the scoring service, not
-rated (``aborted``; ``--max-steps`` lowers the limit for games whose weaker levels can stall). ``--record`` appends the line to ``shared/bots/strength/<game>.jsonl`` (``GET /v1/games``).
+rated (``aborted``; ``--max-steps`` lowers the limit for games whose weaker levels can stall).
+The line records the search parameters it played. ``--record`` appends it to
+``shared/bots/strength/<game>.jsonl``; ``GET /v1/games`` shows the last one.
 
     python -m bench.calibrate_levels [--game arkon] [--matches 30] [--jobs 2] [--record]
 """
@@ -15,10 +17,12 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import asdict
 from multiprocessing import Pool
 
 from services.scoring.ratings import Rating, rate, standings
 from shared.bots.arena import play_match
+from shared.bots.ismcts import SearchParams
 from shared.bots.levels import DATA, LEVELS
 from shared.engine import registry
 
@@ -65,6 +69,7 @@ def calibrate(game_id: str, matches: int, jobs: int = 1, max_steps: int = 20_000
     order = sorted(LEVELS, key=lambda level: ratings[f"bot:{level}"].value)
     return {
         "bench": "calibrate_levels", "game": game_id, "players": 2, "matches": matches, "aborted": aborted,
+        "search": asdict(SearchParams.for_game(registry.get(game_id))),
         "order": order,
         "order_holds_from": holds_from,
         "ratings": {level: {**ratings[f"bot:{level}"].to_json(), "rating": ratings[f"bot:{level}"].value}

@@ -70,3 +70,16 @@ def test_each_game_publishes_a_calibration_that_orders_the_levels(game_id):
     assert calibration, f"{game_id}: no calibration run recorded"
     values = [calibration["ratings"][lv]["rating"] for lv in levels.LEVELS]
     assert calibration["order"] == list(levels.LEVELS) and values == sorted(values)
+
+
+def test_an_evaluation_line_records_the_search_it_played_and_is_published_only_as_offered():
+    from bench.eval_bots import evaluate
+
+    budget = evaluate("duel", "search", "greedy", 2, 2, iterations=20)
+    assert budget["search"]["iterations"] == 20 and not levels.as_offered("duel", budget)
+    tuned = evaluate("duel", "search", "greedy", 2, 2, search={"opponents": "tree"})
+    assert tuned["search"] == asdict(levels.SearchParams.for_game(registry.get("duel")))
+    assert levels.as_offered("duel", tuned)
+    other = evaluate("duel", "search", "greedy", 2, 2, search={"opponents": "greedy"})
+    assert other["search"]["opponents"] == "greedy" and not levels.as_offered("duel", other)
+    assert evaluate("duel", "greedy", "random", 2, 2)["search"] is None

@@ -35,6 +35,19 @@ def test_every_level_answers_a_legal_move_from_the_view(game_id, players, level)
     assert move in legal
 
 
+@pytest.mark.parametrize("game_id,players", [
+    (g.id, n) for g in registry.all_games() for n in range(g.min_players, g.max_players + 1)
+])
+@pytest.mark.parametrize("opponents", ["tree", "greedy"])
+def test_search_answers_a_legal_move_with_either_opponent_model(game_id, players, opponents):
+    game = registry.get(game_id)
+    state = opening(game, players)
+    seat = game.to_act(state)[0]
+    legal = game.legal_moves(state, seat)
+    view = game.view(state, seat)
+    assert search_policy(game, view, seat, legal, FastRng(1), iterations=30, opponents=opponents) in legal
+
+
 def test_greedy_beats_random_at_duel():
     result = win_rate(registry.get("duel"), "greedy", "random", 2, 60)
     assert result["hero_win_rate"] > 0.55

@@ -48,6 +48,11 @@ class SearchParams:
         return replace(cls(**tuned), **{k: v for k, v in overrides.items() if v is not None})
 
 
+#: At most this many modelled opponent moves in one walk of the tree (a guard: in every game the
+#: searching seat acts again long before).
+MAX_MODELLED_MOVES = 1_000
+
+
 class Node:
     """One move's statistics: how often it was walked, offered and what it earned its mover;
     ``children`` maps a next move's canonical bytes to (move, node)."""
@@ -98,6 +103,7 @@ def search_tree(game: Game, view: dict, seat: int, legal: list[dict], rng: FastR
         state = game.copy_state(game.determinize(view, seat, rng))  # may share parts with view
         node, path = root, []
         # selection and expansion
+        modelled = 0  # opponent moves the model played in this walk
         while game.outcome(state) is None:
             acting = game.to_act(state)
             if not acting:
@@ -105,6 +111,9 @@ def search_tree(game: Game, view: dict, seat: int, legal: list[dict], rng: FastR
             actor = seat if seat in acting else acting[rng.randbelow(len(acting))]
             moves = game.legal_moves(state, actor)
             if greedy_opponents and actor != seat:
+                if modelled == MAX_MODELLED_MOVES:
+                    break  # the others could go on without the searcher: judge the position here
+                modelled += 1
                 m = moves[0] if len(moves) == 1 else one_ply(game, [state], actor, moves, rng)
                 k = encode(m)
                 child = node.children.get(k)

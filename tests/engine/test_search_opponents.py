@@ -113,3 +113,29 @@ def test_greedy_model_exploits_a_greedy_opponent():
     move = ismcts(game, game.view(state, 0), 0, game.legal_moves(state, 0), FastRng(5),
                   SearchParams(iterations=200, opponents="greedy"))
     assert move != {"take": 3}
+
+
+class Stall(Pile):
+    """After seat 0's first move only seat 1 acts, and it can only pass: it never ends."""
+
+    def to_act(self, state):
+        return [0] if state["pile"] == 10 else [1]
+
+    def legal_moves(self, state, seat):
+        if seat not in self.to_act(state):
+            return []
+        return [{"take": 1}, {"take": 2}] if seat == 0 else [{"take": 0}, {"take": 0, "again": True}]
+
+    def outcome(self, state):
+        return None
+
+
+def test_a_walk_stops_modelling_opponents_who_would_go_on_forever(monkeypatch):
+    import shared.bots.ismcts as search
+
+    monkeypatch.setattr(search, "MAX_MODELLED_MOVES", 50)
+    game = Stall()
+    state = game.fold(game.setup(2, {}, None))
+    root = search_tree(game, game.view(state, 0), 0, game.legal_moves(state, 0), FastRng(3),
+                       SearchParams(iterations=20, opponents="greedy"))
+    assert sum(child.visits for _, child in root.children.values()) == 20

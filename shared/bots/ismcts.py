@@ -73,7 +73,8 @@ def rewards(game: Game, state: dict, scale: float) -> list[float]:
         best = min(result.ranks)
         return [1.0 if r == best else 0.0 for r in result.ranks]
     sides = game.sides(state)
-    values = [sum(game.heuristic(state, s) for s in side) / len(side) for side in sides]
+    per_seat = game.heuristics(state)
+    values = [sum(per_seat[s] for s in side) / len(side) for side in sides]
     out = [0.5] * game.seat_count(state)
     for i, side in enumerate(sides):
         rivals = [v for j, v in enumerate(values) if j != i]

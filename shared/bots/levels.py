@@ -64,7 +64,7 @@ def describe(game_id: str) -> list[dict]:
             entry["against_level_below"] = [
                 {"level": below, "players": r["players"], "matches": r["games"], "win_rate": r["hero_win_rate"],
                  "ci95": r["ci95"], "fair_share": r["fair_share"], "options": r.get("options") or {}}
-                for r in rows if r["hero"] == level and r["villain"] == below
+                for r in sorted(rows, key=lambda r: r["players"]) if r["hero"] == level and r["villain"] == below
             ]
         out.append(entry)
     return out

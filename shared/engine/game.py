@@ -166,6 +166,11 @@ class Game:
             return 0.0
         return 1.0 if result.ranks[seat] == 1 else -1.0
 
+    def heuristics(self, state: State) -> list[float]:
+        """``heuristic`` for every seat at once (what a search scores each leaf with); a game whose
+        heuristic compares the seats can share that work by overriding this."""
+        return [self.heuristic(state, s) for s in range(self.seat_count(state))]
+
     def playout_move(self, state: State, seat: int, moves: list[Move], rng: Rng) -> Move:
         """The move a search playout makes for ``seat`` (default: uniformly random); games may
         bias it with cheap knowledge. It sees the simulated state, never a live one."""

@@ -8,7 +8,7 @@ from ...engine import Game, Tx
 from . import flow, moves
 from .content import ACTIONS, DICE, EVENTS, TERRAINS, TRIBES, adjacency, goal_deck
 from .evolve import apply
-from .heuristic import heuristic
+from .heuristic import heuristic, heuristics
 from .scoring import outcome
 from .views import determinize, view
 
@@ -87,3 +87,6 @@ class RiseOfTribes(Game):
 
     def heuristic(self, state, seat):
         return heuristic(state, seat)
+
+    def heuristics(self, state):
+        return heuristics(state)

@@ -95,6 +95,16 @@ def _move_promise(state: dict, seat: int, d: dict) -> float:
 
 def heuristic(state: dict, seat: int) -> float:
     """Own strength (with what a pending action still promises) minus the best opponent's."""
-    mine = _strength(state, seat) + _promised(state, seat)
-    others = [_strength(state, s) for s in range(state["n"]) if s != seat]
+    return _against_best_other(state, seat, [_strength(state, s) for s in range(state["n"])])
+
+
+def heuristics(state: dict) -> list[float]:
+    """``heuristic`` for every seat, each seat's strength computed once."""
+    strengths = [_strength(state, s) for s in range(state["n"])]
+    return [_against_best_other(state, seat, strengths) for seat in range(state["n"])]
+
+
+def _against_best_other(state: dict, seat: int, strengths: list[float]) -> float:
+    mine = strengths[seat] + _promised(state, seat)
+    others = [v for s, v in enumerate(strengths) if s != seat]
     return mine - (max(others) if others else 0.0)

@@ -26,6 +26,9 @@ from ..rng import FastRng
 from .evaluation import one_ply
 
 
+OPPONENT_MODELS = ("tree", "greedy")
+
+
 @dataclass(frozen=True)
 class SearchParams:
     """How hard and how a search looks. A game's ``search`` dict overrides the defaults."""
@@ -40,6 +43,10 @@ class SearchParams:
     #: seat's moves branch). A greedy opponent model spends the budget on the searcher's own
     #: choices, which pays where many seats act between two of them.
     opponents: str = "tree"
+
+    def __post_init__(self):
+        if self.opponents not in OPPONENT_MODELS:
+            raise ValueError(f"search opponents must be one of {OPPONENT_MODELS}, not {self.opponents!r}")
 
     @classmethod
     def for_game(cls, game: Game, **overrides) -> "SearchParams":

@@ -13,7 +13,7 @@ from typing import Callable
 
 from ..engine.game import Game
 from ..rng import FastRng
-from .evaluation import WIN_BONUS, evaluate, one_ply  # noqa: F401 (re-exported)
+from .evaluation import one_ply
 from .ismcts import SearchParams, ismcts
 
 

@@ -2,6 +2,7 @@
 import pytest
 
 from shared.bots.arena import play_match, win_rate
+from shared.bots.ismcts import OPPONENT_MODELS, SearchParams
 from shared.bots.policies import POLICIES, search_policy
 from shared.engine import registry
 from shared.rng import FastRng, SeededRng
@@ -18,16 +19,21 @@ def opening(game, players):
     return state
 
 
-@pytest.mark.parametrize("game_id,players", [
-    (g.id, n) for g in registry.all_games() for n in range(g.min_players, g.max_players + 1)
-])
-@pytest.mark.parametrize("level", sorted(POLICIES))
-def test_every_level_answers_a_legal_move_from_the_view(game_id, players, level):
+EVERY_SEATING = [(g.id, n) for g in registry.all_games() for n in range(g.min_players, g.max_players + 1)]
+
+
+def to_decide(game_id, players):
+    """A seat to act a few moves in, with its view and legal moves."""
     game = registry.get(game_id)
     state = opening(game, players)
     seat = game.to_act(state)[0]
-    legal = game.legal_moves(state, seat)
-    view = game.view(state, seat)
+    return game, game.view(state, seat), seat, game.legal_moves(state, seat)
+
+
+@pytest.mark.parametrize("game_id,players", EVERY_SEATING)
+@pytest.mark.parametrize("level", sorted(POLICIES))
+def test_every_level_answers_a_legal_move_from_the_view(game_id, players, level):
+    game, view, seat, legal = to_decide(game_id, players)
     if level == "search":
         move = search_policy(game, view, seat, legal, FastRng(1), iterations=30)
     else:
@@ -35,17 +41,30 @@ def test_every_level_answers_a_legal_move_from_the_view(game_id, players, level)
     assert move in legal
 
 
-@pytest.mark.parametrize("game_id,players", [
-    (g.id, n) for g in registry.all_games() for n in range(g.min_players, g.max_players + 1)
-])
-@pytest.mark.parametrize("opponents", ["tree", "greedy"])
+@pytest.mark.parametrize("game_id,players", EVERY_SEATING)
+@pytest.mark.parametrize("opponents", OPPONENT_MODELS)
 def test_search_answers_a_legal_move_with_either_opponent_model(game_id, players, opponents):
+    game, view, seat, legal = to_decide(game_id, players)
+    assert search_policy(game, view, seat, legal, FastRng(1), iterations=30, opponents=opponents) in legal
+
+
+def test_an_unknown_opponent_model_is_refused():
+    with pytest.raises(ValueError, match="opponents"):
+        SearchParams(opponents="paranoid")
+
+
+@pytest.mark.parametrize("game_id,players", EVERY_SEATING)
+def test_every_seats_heuristic_at_once_equals_each_seats_heuristic(game_id, players):
+    """``Game.heuristics`` (what search rewards use) is ``heuristic`` seat by seat, along a match."""
     game = registry.get(game_id)
     state = opening(game, players)
-    seat = game.to_act(state)[0]
-    legal = game.legal_moves(state, seat)
-    view = game.view(state, seat)
-    assert search_policy(game, view, seat, legal, FastRng(1), iterations=30, opponents=opponents) in legal
+    rng = FastRng(9)
+    for _ in range(60):
+        if game.outcome(state) is not None:
+            break
+        assert game.heuristics(state) == [game.heuristic(state, s) for s in range(players)]
+        seat = rng.choice(game.to_act(state))
+        game.advance(state, seat, rng.choice(game.legal_moves(state, seat)), rng)
 
 
 def test_greedy_beats_random_at_duel():

@@ -56,7 +56,15 @@ def opponents_in(state: dict, hex_: int, seat: int) -> list[int]:
 
 def has_status(state: dict, hex_: int, seat: int, status: str) -> bool:
     """Occupation, majority or control of a hex (rulebook "Hex Control")."""
-    row = state["pop"][hex_]
+    return _row_has_status(state["pop"][hex_], seat, status)
+
+
+def hexes_with_status(state: dict, seat: int, status: str) -> list[int]:
+    return [h for h, row in enumerate(state["pop"][:hex_count(state)]) if _row_has_status(row, seat, status)]
+
+
+def _row_has_status(row: list[int], seat: int, status: str) -> bool:
+    """``has_status`` for a hex's population row (members per seat)."""
     mine = row[seat]
     if mine == 0:
         return False
@@ -67,18 +75,6 @@ def has_status(state: dict, hex_: int, seat: int, status: str) -> bool:
         return mine > others
     if status == "control":
         return others == 0
-    raise ValueError(status)
-
-
-def hexes_with_status(state: dict, seat: int, status: str) -> list[int]:
-    """The hexes where ``seat`` has ``status`` (``has_status`` over the board, in one pass)."""
-    rows = state["pop"][:hex_count(state)]
-    if status == "occupy":
-        return [h for h, row in enumerate(rows) if row[seat]]
-    if status == "majority":
-        return [h for h, row in enumerate(rows) if row[seat] and 2 * row[seat] > sum(row)]
-    if status == "control":
-        return [h for h, row in enumerate(rows) if row[seat] and row[seat] == sum(row)]
     raise ValueError(status)
 
 

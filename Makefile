@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 BROWSER := /usr/bin/chromium
 
-.PHONY: run test demo bench eval lint clean rebuild-scores reindex-matches verify compose compact
+.PHONY: run test demo bench eval lint clean rebuild-scores reindex-matches verify compose compact migrate
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,9 @@ rebuild-scores: $(STAMP)  ## drop scoring data and rescore every finished match
 
 reindex-matches: $(STAMP)  ## drop the match index and rebuild it from every match's log
 	$(PY) -m services.rules.indexer --rebuild
+
+migrate: $(STAMP)     ## run every schema migration now (each process also does at start); STATUS=1: only show
+	$(PY) -m deploy.migrate $(if $(STATUS),--status)
 
 compact: $(STAMP)     ## compact every finished match now (COMPACT_AFTER_S does it in the background)
 	$(PY) -m services.rules.compact

@@ -32,6 +32,9 @@ def bot_token_ttl_s() -> float:
     return float(os.environ.get("BOT_TOKEN_TTL_S", DEFAULT_BOT_TOKEN_TTL_S))
 
 
+LEGACY_EXPIRY = "auth:legacy-expiry"  # hash: "player" / "bot" -> when tokens without an expiry expire
+
+
 def generation_key(player_id: str) -> str:
     return f"auth:token-gen:{player_id}"
 
@@ -64,6 +67,19 @@ class Tokens:
         self.r = client
         self.ttl_s = token_ttl_s() if ttl_s is None else ttl_s
         self.clock = clock
+        self._legacy: dict[str, float] = {}  # written once by a migration, never changed: cached
+
+    def _legacy_expiry(self, kind: str) -> float | None:
+        """When tokens of ``kind`` ("player", "bot") issued without an expiry expire (set once by the
+        upgrade's migration; None before it, or without a Redis: they are then refused)."""
+        cached = self._legacy.get(kind)
+        if cached is not None or self.r is None:
+            return cached
+        raw = self.r.hget(LEGACY_EXPIRY, kind)
+        if raw is None:
+            return None
+        self._legacy[kind] = float(raw)
+        return self._legacy[kind]
 
     def _generation(self, player_id: str) -> int:
         raw = self.r.get(generation_key(player_id)) if self.r is not None else None
@@ -89,9 +105,13 @@ class Tokens:
         if not isinstance(raw, dict):
             return None
         try:
+            if "p" in raw and "x" not in raw and "g" not in raw:  # issued before tokens expired
+                raw = {"p": raw["p"], "g": 0, "x": self._legacy_expiry("player")}
+            elif "m" in raw and "x" not in raw:
+                raw = dict(raw, x=self._legacy_expiry("bot"))
             if "p" in raw:
                 expires_at, generation = raw["x"], raw["g"]
-                if not isinstance(expires_at, int) or not isinstance(generation, int):
+                if not isinstance(expires_at, (int, float)) or not isinstance(generation, int):
                     return None
                 if expires_at <= self.clock():
                     return None
@@ -100,7 +120,7 @@ class Tokens:
                     return None
                 return Principal(player_id=player_id, expires_at=float(expires_at))
             if "m" in raw:
-                if not isinstance(raw["x"], int) or raw["x"] <= self.clock():
+                if not isinstance(raw["x"], (int, float)) or raw["x"] <= self.clock():
                     return None
                 return Principal(bot_match=str(raw["m"]), bot_seat=int(raw["s"]), bot_level=str(raw["b"]),
                                  expires_at=float(raw["x"]))
@@ -112,3 +132,20 @@ class Tokens:
         if not header or not header.startswith("Bearer "):
             return None
         return self.verify(header[len("Bearer "):].strip())
+
+
+def _legacy_token_expiry(client: redis.Redis) -> dict:
+    """Tokens issued without an expiry get the configured lifetimes, from now (the upgrade). Written
+    once (HSETNX): running it again keeps the first upgrade's moment."""
+    now = time.time()
+    wanted = {"player": now + token_ttl_s(), "bot": now + bot_token_ttl_s()}
+    for kind, at in wanted.items():
+        client.hsetnx(LEGACY_EXPIRY, kind, repr(at))
+    return {k: float(v) for k, v in ((k.decode(), v) for k, v in client.hgetall(LEGACY_EXPIRY).items())}
+
+
+def auth_migrations():
+    """The ``auth`` area's migrations (``shared.migrations``); every service that checks tokens runs them."""
+    from .migrations import Migration
+
+    return [Migration(1, "tokens without expiry get the configured lifetime from the upgrade", _legacy_token_expiry)]

@@ -99,8 +99,19 @@ def claimed() -> Iterator[bool]:
         release(job.connection, job.id, job.worker_name)
 
 
-def play_turn(match_id: str, seat: int, version: int, level: str, game_id: str, engine: str, token: str) -> str:
-    """Play one bot turn (the RQ job); counted in ``tabletop_bot_turns{level, outcome}``."""
+def play_turn(match_id: str, seat: int, version: int, level: str, game_id: str | None = None,
+              engine: str | None = None, token: str | None = None) -> str:
+    """Play one bot turn (the RQ job); counted in ``tabletop_bot_turns{level, outcome}``.
+
+    A job queued by a release before bot tokens came with the job (2c4e00b and earlier: four
+    arguments) carries no token, and workers hold no signing key: it does nothing ("stale"); the
+    upgrade's migration gave its match a follow-up intent, so the rules service queues the turn
+    again in the current shape (``services.rules.migrations``)."""
+    if token is None or game_id is None:
+        log.info("bot turn %s/%s@%s: a job of an older release (no token); the rules service queues it again",
+                 match_id, seat, version)
+        metrics.BOT_TURNS.labels(level, "stale").inc()
+        return "stale"
     t0 = time.perf_counter()
     outcome = "failed"
     try:

@@ -9,19 +9,21 @@ from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from shared.auth import auth_migrations
 from shared.bots import levels
 from shared.canonical import dumps
 from shared.config import Config, load, store_client
 from shared.engine import registry
+from shared.migrations import ensure
 from shared.web import PROBLEM, ApiError, create_base_app, principal
 
 from . import schemas as s
 from .forming import Former
 from .inbox import Inbox, parse_last_event_id
+from .migrations import MIGRATIONS
 from .players import Players
 from .queue import Queue
 from .settings import Limits
-from .slot import migrate_legacy_keys
 from .tables import Tables
 
 blp = Blueprint("matchmaking", __name__, url_prefix="/v1", description="Players, games, tables and the queue")
@@ -239,9 +241,15 @@ class TicketResource(MethodView):
         _ext("queue").cancel(ticket_id, _player_id())
 
 
+def migrate(client: redis.Redis) -> None:
+    """Bring matchmaking's data (and the tokens it issues) to this release's schema, once."""
+    ensure(client, "auth", auth_migrations())
+    ensure(client, "matchmaking", MIGRATIONS)
+
+
 def build(client: redis.Redis, config: Config, limits: Limits | None = None) -> dict:
     limits = limits or Limits()
-    migrate_legacy_keys(client)
+    migrate(client)
     players = Players(client)
     former = Former(client, config.rules_url, config.table_wait_s)
     inbox = Inbox(client)

@@ -11,6 +11,7 @@ from shared.web import create_base_app
 from .deadlines import DUE
 from .followups import FOLLOWUPS
 from .live import LiveLogs
+from .migrations import migrate
 from .export_routes import blp as export_blp
 from .index_routes import blp as index_blp, players_blp
 from .routes import blp
@@ -21,6 +22,7 @@ from .viewer import bp as viewer_bp
 def create_app(config: Config | None = None):
     config = config or load()
     rt = Runtime.build(config)
+    migrate(rt.redis, tokens=True)
     app, api = create_base_app("rules", config, rt.redis)
     keepalive = float(os.environ.get("SSE_KEEPALIVE_S", "15"))
     app.extensions.update(matches=rt.matches, followups=rt.followups, deadlines=rt.deadlines, runtime=rt,

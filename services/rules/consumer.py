@@ -13,6 +13,7 @@ from shared.matches import Invalid
 from shared.resilience import run_until_stopped, stop_on_signals
 from shared.streams import MATCHES_FORMED, Consumer
 
+from .migrations import migrate
 from .runtime import Runtime
 
 log = logging.getLogger("rules.consumer")
@@ -32,6 +33,7 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     config = load()
     rt = Runtime.build(config)
+    migrate(rt.redis)
     registry.load_all()
     consumer = Consumer(rt.redis, MATCHES_FORMED, "rules", lambda _id, message: on_formed(rt, message))
     metrics.serve([metrics.StreamLag(rt.redis, [(MATCHES_FORMED, "rules")])])  # METRICS_PORT

@@ -17,6 +17,7 @@ from shared.resilience import stop_on_signals
 from shared.streams import MATCHES_FINISHED, Consumer
 
 from .index import MatchIndex
+from .migrations import migrate
 
 log = logging.getLogger("rules.indexer")
 GROUP = "rules-index"
@@ -33,6 +34,7 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     client = store_client(load())
+    migrate(client)
     index = MatchIndex(client)
     if args.rebuild:
         print(f"indexed {index.rebuild()} matches")

@@ -6,9 +6,12 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from shared.auth import auth_migrations
 from shared.config import Config, load, store_client
+from shared.migrations import ensure
 from shared.web import ApiError, create_base_app
 
+from .migrations import MIGRATIONS
 from .store import ScoringStore
 
 blp = Blueprint("scoring", __name__, url_prefix="/v1", description="Results, ratings and leaderboards")
@@ -86,9 +89,16 @@ class PlayerResource(MethodView):
         return {"player_id": player_id, "ratings": _store().player_ratings(player_id)}
 
 
+def migrate(client) -> None:
+    """Bring scoring's data (and the tokens it checks) to this release's schema, once."""
+    ensure(client, "auth", auth_migrations())
+    ensure(client, "scoring", MIGRATIONS)
+
+
 def create_app(config: Config | None = None):
     config = config or load()
     client = store_client(config)
+    migrate(client)
     app, api = create_base_app("scoring", config, client)
     app.extensions["scoring"] = ScoringStore(client)
     api.register_blueprint(blp)

@@ -64,6 +64,21 @@ class PlayersResource(MethodView):
         return {**player, "token": token, "token_expires_at": _ext("tokens").verify(token).expires_at}
 
 
+@blp.route("/players/me")
+class MeResource(MethodView):
+    @blp.response(200, s.PlayerOut)
+    @blp.alt_response(401, description="no valid token", content_type=PROBLEM)
+    def get(self):
+        """Who your token names: your player id, name and when the token expires (Unix time)."""
+        who = principal(required=True)
+        if who.is_bot:
+            raise ApiError(403, "Forbidden", "bot tokens cannot use matchmaking", "bot-token")
+        player = _ext("players").get(who.player_id)
+        if player is None:
+            raise ApiError(404, "Not Found", f"no player {who.player_id!r}", "no-such-player")
+        return {**player, "token_expires_at": who.expires_at}
+
+
 @blp.route("/players/me/token")
 class TokenResource(MethodView):
     @blp.response(201, s.TokenOut)

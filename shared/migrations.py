@@ -36,6 +36,8 @@ from dataclasses import dataclass
 
 import redis
 
+from .config import CLUSTER_OUTAGE
+
 log = logging.getLogger("migrations")
 
 LOCK_TTL_MS = 120_000      # a migrator renews it after every step; a dead one frees the area this long after
@@ -105,7 +107,7 @@ def ensure(client: redis.Redis, area: str, migrations: Sequence[Migration], *,
     while True:
         try:
             return _ensure(client, area, migrations, newest, wait_timeout_s)
-        except (redis.ConnectionError, redis.TimeoutError, redis.exceptions.BusyLoadingError):
+        except (redis.ConnectionError, redis.TimeoutError, redis.exceptions.BusyLoadingError, *CLUSTER_OUTAGE):
             if time.time() > deadline:
                 raise
             log.warning("schema %s: the store does not answer yet; waiting", area)

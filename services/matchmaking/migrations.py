@@ -8,11 +8,19 @@
    the oldest registration first when two players share a name, so nobody can register an old
    player's name again. Names that the current rules would refuse (too long, control characters)
    are claimed too: their owners keep them.
+3. Open tables follow consent and have today's indexes. Releases up to 2c4e00b let a host seat
+   other players at an open table without asking and indexed open tables only by creation time;
+   today a table carries ``updated_at`` (idle expiry) and is indexed by game, host, invitee and
+   activity. Each open table without ``updated_at`` gets one (now: a full idle period from the
+   upgrade), every seat of a player other than the host becomes an invitation to that player
+   (``INVITE_TTL_S`` from now, told in their inbox: nobody stays seated without having accepted),
+   and it is indexed as a table created today would be.
 """
 from __future__ import annotations
 
 import redis
 
+from shared.canonical import dumps, loads
 from shared.migrations import Migration
 
 from .players import NAMES, normalise
@@ -44,7 +52,47 @@ def _claim_names(client: redis.Redis) -> dict:
     return {"players": len(players), "claimed": claimed, "duplicates": shared}
 
 
+def _open_tables(client: redis.Redis) -> dict:
+    import time
+
+    from .inbox import Inbox
+    from .settings import Limits
+    from .tables import Tables, table_key
+
+    now, ttl = time.time(), Limits().invite_ttl_s
+    inbox = Inbox(client)
+    converted = invited = 0
+    for raw in client.scan_iter(match=table_key("*"), count=1000):
+        blob = client.get(raw)
+        try:
+            table = loads(blob) if blob else None
+        except ValueError:
+            continue
+        if not isinstance(table, dict) or table.get("status") != "open" or "updated_at" in table:
+            continue
+        asked = []
+        for i, seat in enumerate(table["seats"]):
+            if seat.get("player_id") and seat["player_id"] != table["host"]:
+                table["seats"][i] = {"invited": seat["player_id"], "name": seat.get("name", seat["player_id"]),
+                                     "expires_at": now + ttl}
+                asked.append(i)
+        table["updated_at"] = now
+        pipe = client.pipeline(transaction=True)
+        pipe.set(raw, dumps(table))
+        Tables._index(pipe, table)
+        pipe.execute()
+        for i in asked:
+            seat = table["seats"][i]
+            inbox.post(seat["invited"], "invitation", {"table_id": table["table_id"], "game": table["game"],
+                                                       "host": table["host"], "seat": i,
+                                                       "expires_at": seat["expires_at"]})
+        converted += 1
+        invited += len(asked)
+    return {"tables": converted, "invitations": invited}
+
+
 MIGRATIONS = [
     Migration(1, "queue and table keys under the {mm} hash tag", _hash_tag),
     Migration(2, "every registered player's name is taken", _claim_names),
+    Migration(3, "open tables of older releases ask their players and are indexed", _open_tables),
 ]

@@ -217,3 +217,22 @@ def test_inputs_are_ordered_as_scored_even_when_the_hints_disagree(r):
     shuffled = list(reversed(messages))
     ordered, unfit = order_as_scored(shuffled, results)
     assert unfit == 0 and [m["match_id"] for m in ordered] == [m["match_id"] for m in messages]
+
+
+def test_an_open_table_of_an_old_release_asks_its_seated_players_and_is_listed(r):
+    from services.matchmaking.migrations import MIGRATIONS
+    from services.matchmaking.tables import by_game, by_host, by_invitee, table_key
+
+    old = {"table_id": "t1", "game": "arkon", "host": "h", "options": {}, "turn_seconds": None,
+           "seats": [{"player_id": "h", "name": "H"}, {"player_id": "g", "name": "G"}, {"open": True}],
+           "status": "open", "created_at": 5.0}
+    r.set("mm:table:t1", dumps(old))
+    r.zadd("mm:tables:open", {"t1": 5.0})
+    ensure(r, "matchmaking", MIGRATIONS)
+    table = loads(r.get(table_key("t1")))
+    assert table["seats"][0] == {"player_id": "h", "name": "H"}
+    assert table["seats"][1]["invited"] == "g" and table["seats"][1]["expires_at"] > time.time()
+    assert "updated_at" in table
+    for key in (by_game("arkon"), by_host("h"), by_invitee("g")):
+        assert r.zscore(key, "t1") == 5.0
+    assert r.xlen("mm:inbox:g") == 1

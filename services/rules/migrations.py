@@ -18,6 +18,11 @@
    follow-up intent due now (``rules:followups``): the rules consumer's sweep then enqueues its
    bot turns, arms its deadlines and publishes its result, each idempotently.
    ``rules:awaiting-bots`` is deleted.
+4. Finished matches of older releases are compacted like new ones. Releases before compaction
+   (2c4e00b and earlier) never scheduled it, and today's schedule is a follow-up of a match's end,
+   so their finished matches would keep their streams and snapshots for ever. Every ended match
+   that is neither compacted nor scheduled is put in ``rules:compactions``, ``COMPACT_AFTER_S``
+   from now (with compaction off: nothing; ``make compact`` still compacts the backlog).
 """
 from __future__ import annotations
 
@@ -117,8 +122,25 @@ def migrate(client: redis.Redis, *, tokens: bool = False) -> None:
     ensure(client, "rules", MIGRATIONS)
 
 
+def _compact_old_matches(client: redis.Redis) -> dict:
+    from shared.config import load
+
+    from .compactions import COMPACTIONS
+
+    after_s = load().compact_after_s
+    if after_s is None:
+        return {"scheduled": 0, "compaction": "off"}
+    store, at, scheduled = EventStore(client), time.time() + after_s, 0
+    for match_id in store.match_ids():
+        status, compacted = client.hmget(keys(match_id)["meta"], "status", "compacted")
+        if status in (b"finished", b"aborted") and not compacted and not client.exists(keys(match_id)["packed"]):
+            scheduled += client.zadd(COMPACTIONS, {match_id: at}, nx=True)
+    return {"scheduled": scheduled, "after_s": after_s}
+
+
 MIGRATIONS = [
     Migration(1, "every match is in the match index", _index_every_match),
     Migration(2, "Idempotency-Key answers one string each, expiring", _idempotency_strings),
     Migration(3, "follow-ups (bot turns, deadlines, results) of matches of older releases", _followups_for_old_matches),
+    Migration(4, "finished matches of older releases are scheduled for compaction", _compact_old_matches),
 ]

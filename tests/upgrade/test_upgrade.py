@@ -45,7 +45,7 @@ def token_payload(token: str) -> dict:
 class Upgraded:
     """An old release's data in a fresh Redis, with the current stack started on it."""
 
-    def __init__(self, commit: str, workdir: Path, *, bots: bool):
+    def __init__(self, commit: str, workdir: Path, *, bots: bool, compact_after_s: str = "off"):
         self.commit, self.m = commit, manifest(commit)
         redis_dir = workdir / "redis"
         redis_dir.mkdir(parents=True)
@@ -59,7 +59,7 @@ class Upgraded:
             procfile = workdir / "Procfile.nobots"
             procfile.write_text("\n".join(lines) + "\n")
         self.started_at = time.time()
-        self.stack = start_stack(self.server.url, workdir, str(procfile), COMPACT_AFTER_S="off")
+        self.stack = start_stack(self.server.url, workdir, str(procfile), COMPACT_AFTER_S=compact_after_s)
         self.http = requests.Session()
 
     def close(self) -> None:
@@ -236,12 +236,25 @@ def _wait(predicate, timeout_s: float, what: str):
 @pytest.mark.slow
 @pytest.mark.parametrize("commit", COMMITS)
 def test_in_progress_matches_play_on(commit, tmp_path):
-    up = Upgraded(commit, tmp_path, bots=True)
+    up = Upgraded(commit, tmp_path, bots=True, compact_after_s="1")
     try:
         rules, s = up.stack.rules, up.stack.scoring
         m = up.m
         players = m["players"]
         by_kind = {info["kind"]: (mid, info) for mid, info in m["matches"].items()}
+
+        # the finished matches of the old release are compacted like new ones, their logs intact
+        from shared.eventstore.store import EventStore, keys
+
+        store = EventStore(up.r)
+        for match_id, match_info in m["matches"].items():
+            if match_info["summary"]["status"] != "finished":
+                continue
+            _wait(lambda: up.r.exists(keys(match_id)["packed"]) and not up.r.exists(keys(match_id)["log"]), 60,
+                  f"match {match_id} to be compacted")
+            records = store.read(match_id)
+            assert len(records) == match_info["summary"]["version"]
+            assert records[-1]["hash"] == match_info["summary"]["head_hash"]
 
         # the idempotent move recorded by the old release is answered the same on a retry (its
         # answer is kept 24 h: from the upgrade for releases that never expired them)

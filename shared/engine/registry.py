@@ -1,9 +1,10 @@
 """Where games register, and where services find them without naming any.
 
 Each game package under ``shared.games`` calls ``register(GameClass())`` when imported;
-``load_all`` imports every such package, and the modules named in ``GAME_MODULES``
-(comma-separated) for games that live elsewhere. Several versions of one game may be registered: a
-match is always replayed with the version that wrote it.
+``load_all`` imports every such package, every frozen release under ``shared.released``
+(``shared/released/<game>/v<N>``, docs/releases.md), and the modules named in ``GAME_MODULES``
+(comma-separated) for games that live elsewhere. Several versions of one game are registered: a
+match is always replayed with the version that wrote it, and new matches get the newest.
 """
 from __future__ import annotations
 
@@ -38,9 +39,10 @@ def load_all() -> None:
     global _loaded
     if _loaded:
         return
-    from .. import games
+    from .. import games, released
 
     names = [f"{games.__name__}.{mod.name}" for mod in pkgutil.iter_modules(games.__path__)]
+    names += _released_modules(released)
     names += [x.strip() for x in os.environ.get("GAME_MODULES", "").split(",") if x.strip()]
     for name in names:
         try:
@@ -51,12 +53,53 @@ def load_all() -> None:
     _loaded = True
 
 
+def _released_modules(released) -> list[str]:
+    """``shared.released.<game>.v<N>`` for every frozen version, oldest first."""
+    out = []
+    for game in pkgutil.iter_modules(released.__path__):
+        if not game.ispkg:
+            continue
+        package = importlib.import_module(f"{released.__name__}.{game.name}")
+        for version in pkgutil.iter_modules(package.__path__):
+            if version.ispkg:
+                out.append(f"{package.__name__}.{version.name}")
+    return out
+
+
+class NotInstalled(KeyError):
+    """A game, or a version of it, this server does not have."""
+
+    def __init__(self, game_id: str, version: str | None = None):
+        super().__init__(game_id, version)
+        self.game_id, self.version = game_id, version
+
+    def __str__(self) -> str:
+        if self.version is None or self.game_id not in _latest:
+            return f"game {self.game_id!r} is not installed here"
+        have = ", ".join(repr(v) for v in versions(self.game_id))
+        return f"game {self.game_id!r} at engine {self.version!r} is not installed here (installed: {have})"
+
+
 def get(game_id: str, version: str | None = None) -> Game:
-    """The game ``game_id`` (latest version unless given); ``KeyError`` if unknown."""
+    """The game ``game_id`` (latest version unless given); ``NotInstalled`` (a ``KeyError``) if
+    this server does not have it."""
     load_all()
-    if version is None:
-        return _latest[game_id]
-    return _games[(game_id, version)]
+    game = _latest.get(game_id) if version is None else _games.get((game_id, version))
+    if game is None:
+        raise NotInstalled(game_id, version)
+    return game
+
+
+def versions(game_id: str) -> list[str]:
+    """Every installed engine version of ``game_id``, oldest first (empty if unknown)."""
+    load_all()
+    return sorted((v for g, v in _games if g == game_id), key=_version_key)
+
+
+def installed() -> list[Game]:
+    """Every registered (game, version), by game then version."""
+    load_all()
+    return sorted(_games.values(), key=lambda g: (g.id, _version_key(g.version)))
 
 
 def all_games() -> list[Game]:

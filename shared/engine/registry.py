@@ -8,10 +8,13 @@ match is always replayed with the version that wrote it, and new matches get the
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
 import logging
 import os
 import pkgutil
+import sys
+from pathlib import Path
 
 from .game import Game
 
@@ -20,6 +23,7 @@ log = logging.getLogger(__name__)
 _games: dict[tuple[str, str], Game] = {}
 _latest: dict[str, Game] = {}
 _loaded = False
+_fingerprints: dict[tuple[str, str], str] = {}
 load_errors: dict[str, str] = {}  # module -> error, for games that failed to import
 
 
@@ -105,3 +109,24 @@ def installed() -> list[Game]:
 def all_games() -> list[Game]:
     load_all()
     return sorted(_latest.values(), key=lambda g: g.id)
+
+
+def fingerprint(game: Game) -> str:
+    """A digest of the code and data that make ``game``'s states and answers: every file of its
+    game package (the folder of its ``game.py``; a game written as one module: that module),
+    documentation aside, so any edit of the rules gives another.
+
+    Caches written from a state (snapshots, audits) carry it, and are used only by the same code.
+    """
+    key = (game.id, game.version)
+    if key not in _fingerprints:
+        module = sys.modules[type(game).__module__]
+        path = Path(module.__file__)
+        root = path.parent if path.name == "game.py" else path
+        files = sorted(p for p in (root.rglob("*") if root.is_dir() else [root])
+                       if p.is_file() and p.suffix not in (".md", ".pyc") and "__pycache__" not in p.parts)
+        digest = hashlib.sha256()
+        for f in files:
+            digest.update(f.relative_to(root.parent).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+        _fingerprints[key] = digest.hexdigest()[:32]
+    return _fingerprints[key]

@@ -56,15 +56,15 @@ def apply_record(mstate: dict, record: dict, game: Game) -> None:
 
 
 @lru_cache(maxsize=None)
-def _fold_source() -> str:
-    return inspect.getsource(apply_record)
+def _fold_digest() -> str:
+    return sha256_hex(inspect.getsource(apply_record).encode())[:16]
 
 
 def state_layout(game: Game) -> str:
     """What made a match state of ``game``: its engine version, a fingerprint of its rules' code
     and data, and of the envelope's fold. A cache of a state (a snapshot, an audit) carries it and
     is used only where it is the same; any other is ignored and the state rebuilt from the log."""
-    return f"{game.id}@{game.version}:{registry.fingerprint(game)}:{sha256_hex(_fold_source().encode())[:16]}"
+    return f"{game.id}@{game.version}:{registry.fingerprint(game)}:{_fold_digest()}"
 
 
 def event_core(ev: dict) -> dict:

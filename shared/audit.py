@@ -37,6 +37,11 @@ from .eventstore.chain import first_break
 from .rng import SeededRng
 
 
+# the check of a Problem that says the log cannot be judged here: its rules (game at engine version)
+# are not installed. Not evidence against the log: a newer release, or one that kept the version, can.
+NOT_INSTALLED = "rules"
+
+
 @dataclass(frozen=True)
 class Problem:
     """The first thing wrong with a log: which check found it, why, and the record (seq) at fault."""
@@ -64,9 +69,8 @@ def game_of_log(records: list[dict]) -> tuple[Game | None, Problem | None]:
     created = records[0]["data"]
     try:
         return registry.get(created["game"], created["engine"]), None
-    except KeyError:
-        return None, Problem("replay", f"game {created['game']!r} at engine {created['engine']!r} is not "
-                                       "installed here", 1)
+    except registry.NotInstalled as err:
+        return None, Problem(NOT_INSTALLED, f"{err}: these rules cannot check this log", 1)
 
 
 def check_seed(records: list[dict], seed: bytes) -> Problem | None:

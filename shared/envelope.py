@@ -12,7 +12,11 @@ Pure (no I/O): the live server (``shared.matches``) and the offline verifier fol
 """
 from __future__ import annotations
 
-from .canonical import clone
+import inspect
+from functools import lru_cache
+
+from .canonical import clone, sha256_hex
+from .engine import registry
 from .engine.game import Game
 from .engine.outcome import Outcome
 
@@ -49,6 +53,18 @@ def apply_record(mstate: dict, record: dict, game: Game) -> None:
         game.apply(mstate["game"], clone(record))
     mstate["version"] = record["seq"]
     mstate["head_hash"] = record["hash"]
+
+
+@lru_cache(maxsize=None)
+def _fold_digest() -> str:
+    return sha256_hex(inspect.getsource(apply_record).encode())[:16]
+
+
+def state_layout(game: Game) -> str:
+    """What made a match state of ``game``: its engine version, a fingerprint of its rules' code
+    and data, and of the envelope's fold. A cache of a state (a snapshot, an audit) carries it and
+    is used only where it is the same; any other is ignored and the state rebuilt from the log."""
+    return f"{game.id}@{game.version}:{registry.fingerprint(game)}:{_fold_digest()}"
 
 
 def event_core(ev: dict) -> dict:

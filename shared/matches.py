@@ -27,7 +27,8 @@ from .canonical import clone, dumps, encode, loads, sha256_hex
 from .engine import registry
 from .engine.errors import IllegalMove
 from .engine.game import Game
-from .envelope import ABORTED, CREATED, ENDED, HANDED_OVER, apply_record, event_core, resignation_outcome
+from .envelope import (ABORTED, CREATED, ENDED, HANDED_OVER, apply_record, event_core, resignation_outcome,
+                       state_layout)
 from .eventstore.chain import GENESIS, verify_chain
 from .eventstore.store import IDEMPOTENCY_TTL_S, Conflict, EventStore, IdempotentRequest
 from .lru import Lru
@@ -94,7 +95,13 @@ class Matches:
     # ----- helpers -------------------------------------------------------------------------
     @staticmethod
     def game_of(mstate: dict) -> Game:
+        """The rules a match is played and replayed with: the version its log names
+        (``registry.NotInstalled`` if this server does not have it)."""
         return registry.get(mstate["game_id"], mstate["engine"])
+
+    @classmethod
+    def layout_of(cls, mstate: dict) -> str:
+        return state_layout(cls.game_of(mstate))
 
     def _seed(self, match_id: str) -> bytes:
         seed = self._seeds.get(match_id)
@@ -169,7 +176,7 @@ class Matches:
         if cached is not None and cached["version"] < target and at is None:
             base_version, base = cached["version"], clone(cached)
         else:
-            snap = self.store.latest_snapshot(match_id, target)
+            snap = self.store.latest_snapshot(match_id, target, self.layout_of)
             base_version, base = snap if snap else (0, {})
             earlier = self._earlier.get(match_id)
             if earlier is not None and base_version < earlier["version"] < target:
@@ -372,7 +379,7 @@ class Matches:
         new["head_hash"] = appended.records[-1]["hash"]
         self._cache.put(match_id, new)
         if self.snapshot_every and new["version"] // self.snapshot_every > mstate["version"] // self.snapshot_every:
-            self.store.save_snapshot(match_id, new["version"], new)
+            self.store.save_snapshot(match_id, new["version"], new, self.layout_of(new))
         return Submitted(new["version"], shown, new)
 
     # ----- what clients see ------------------------------------------------------------------
@@ -457,11 +464,12 @@ class Matches:
     def audit(self, match_id: str) -> dict:
         """The audit of the log up to the head: computed once per head hash, then read back."""
         mstate = self.state(match_id)
-        stored = self.store.cached_audit(match_id, mstate["head_hash"])
+        layout = self.layout_of(mstate)
+        stored = self.store.cached_audit(match_id, mstate["head_hash"], layout)
         if stored is not None:
             return stored
         out = self._audit(match_id, mstate)
-        self.store.save_audit(match_id, mstate["head_hash"], out)
+        self.store.save_audit(match_id, mstate["head_hash"], out, layout)
         return out
 
     def _audit(self, match_id: str, mstate: dict) -> dict:
@@ -487,9 +495,9 @@ class Matches:
 
     def _check_replay(self, match_id: str, records: list[dict], live: dict) -> tuple[bool, str | None]:
         """One fold of the whole log: it must pass every stored snapshot and end at the served state."""
-        snaps = self.store.snapshots(match_id)
         try:
             game = registry.get(records[0]["data"]["game"], records[0]["data"]["engine"])
+            snaps = self.store.snapshots(match_id, state_layout(game))
             folded: dict = {}
             for rec in records:
                 apply_record(folded, rec, game)

@@ -14,7 +14,10 @@ order, stop at the first problem, which names the record (its ``seq``; the file'
               a re-dealt card or a rewritten move is caught even in a re-sealed chain;
 5. replay   — the log folds through the game's rules to the outcome it records.
 
-Exit status 0 only when every check passes (2 when the file cannot be read or downloaded).
+Exit status 0 only when every check passes, 1 when the log is not genuine, 2 when the file cannot
+be read or downloaded, and 3 when the log names rules (a game at an engine version) that this
+checkout does not have: then the chain and the seed are still checked, but chance and replay cannot
+be, and the verdict is CANNOT CHECK — never NOT GENUINE.
 ``--json`` prints the report as JSON; ``--download RULES_URL MATCH_ID`` fetches the export with the
 Python client (``tabletop_client``) first.
 """
@@ -26,10 +29,12 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .audit import Problem, check_chain, check_chance, check_replay, check_seed
+from .audit import NOT_INSTALLED, Problem, check_chain, check_chance, check_replay, check_seed
 from .export import FormatError, MatchLog, parse
 
 CHECKS = ("format", "chain", "seed", "chance", "replay")
+GENUINE, NOT_GENUINE, CANNOT_CHECK = "genuine", "not genuine", "cannot check"
+EXIT_STATUS = {GENUINE: 0, NOT_GENUINE: 1, CANNOT_CHECK: 3}
 
 
 @dataclass
@@ -47,9 +52,15 @@ class Report:
     def ok(self) -> bool:
         return self.problem is None and all(self.checks.values())
 
+    @property
+    def verdict(self) -> str:
+        if self.ok:
+            return GENUINE
+        return CANNOT_CHECK if self.problem is not None and self.problem.check == NOT_INSTALLED else NOT_GENUINE
+
     def to_json(self) -> dict:
-        return {"ok": self.ok, "match_id": self.match_id, "game": self.game, "records": self.records,
-                "status": self.status, "checks": self.checks,
+        return {"ok": self.ok, "verdict": self.verdict, "match_id": self.match_id, "game": self.game,
+                "records": self.records, "status": self.status, "checks": self.checks,
                 "problem": self.problem.to_json() if self.problem else None}
 
     def lines(self) -> list[str]:
@@ -58,10 +69,12 @@ class Report:
         for name in CHECKS:
             verdict = self.checks[name]
             out.append(f"  {name:<7} {'ok' if verdict else 'FAILED' if verdict is False else 'not checked'}")
-        if self.problem:
+        if self.verdict == CANNOT_CHECK:
+            out.append(f"cannot check: {self.problem.reason}")
+        elif self.problem:
             line = f" (line {self.problem.seq + 1} of the file)" if self.problem.seq is not None else ""
             out.append(f"first problem ({self.problem.check}): {self.problem}{line}")
-        out.append("GENUINE" if self.ok else "NOT GENUINE")
+        out.append(self.verdict.upper())
         return out
 
 
@@ -100,6 +113,9 @@ def verify_log(log: MatchLog, *, head_hash: str | None = None) -> Report:
             problem = run()
         except Exception as err:  # malformed content in an otherwise well-formed file
             problem = Problem(name, f"cannot be checked: {type(err).__name__}: {err}")
+        if problem is not None and problem.check == NOT_INSTALLED:
+            report.problem = problem  # this check and the rest stay "not checked"
+            return report
         if problem is not None:
             report.checks[name] = False
             report.problem = Problem(name, problem.reason, problem.seq)
@@ -155,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cannot read {args.file}: {err}", file=sys.stderr)
         return 2
     print(json.dumps(report.to_json(), indent=2) if args.json else "\n".join(report.lines()))
-    return 0 if report.ok else 1
+    return EXIT_STATUS[report.verdict]
 
 
 if __name__ == "__main__":

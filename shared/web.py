@@ -24,6 +24,7 @@ from werkzeug.exceptions import HTTPException
 from . import apidocs, metrics
 from .auth import Principal, Tokens
 from .canonical import dumps
+from .engine import registry
 from .config import CLUSTER_OUTAGE, Config, limits_storage_uri
 from .limits import install as install_limits
 
@@ -256,6 +257,14 @@ def create_base_app(name: str, config: Config, client: redis.Redis, version: str
         if "retry_after" in err.extra:
             answer.headers["Retry-After"] = str(err.extra["retry_after"])
         return answer
+
+    @app.errorhandler(registry.NotInstalled)
+    def _not_installed(err: registry.NotInstalled):
+        # a log written by rules this server does not have (a newer release's, or a retired
+        # version): not a crash, and the log is not at fault
+        return problem(501, "Not Implemented", f"{err}; a release that has it can serve this match",
+                       "engine-not-installed", game=err.game_id, engine=err.version,
+                       installed=registry.versions(err.game_id))
 
     app.register_error_handler(HTTPException, _http_error)
     for outage in REDIS_OUTAGE:

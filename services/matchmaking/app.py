@@ -46,8 +46,8 @@ class GamesResource(MethodView):
     def get(self):
         """Every game the server hosts, with its player counts, options and bot levels (weakest first,
         each with its measured win rates against the level below)."""
-        return {"games": [{**g.describe(), "bot_levels": levels.describe(g.id), "calibration": levels.calibration(g.id)}
-                          for g in registry.all_games()]}
+        return {"games": [{**g.describe(), "versions": registry.versions(g.id), "bot_levels": levels.describe(g.id),
+                           "calibration": levels.calibration(g.id)} for g in registry.all_games()]}
 
 
 @blp.route("/players")

@@ -106,7 +106,9 @@ class GameOut(Schema):
     title = fields.String()
     min_players = fields.Integer()
     max_players = fields.Integer()
-    version = fields.String()
+    version = fields.String(metadata={"description": "the newest engine version: what a new match is played with"})
+    versions = fields.List(fields.String(), metadata={
+        "description": "every installed engine version, oldest first: a match keeps the one it started with"})
     options = fields.Dict()
     bot_levels = fields.List(fields.Nested(BotLevelOut), metadata={
         "description": "the bot levels, weakest first, with measured win rates against the level below"})

@@ -70,6 +70,9 @@ class Game:
     max_players: ClassVar[int]
     version: ClassVar[str] = "1"
     Options: ClassVar[type[Schema]] = Schema
+    # a released version kept for the logs it wrote (shared/released), and the commit it is frozen from
+    frozen: ClassVar[bool] = False
+    release: ClassVar[str | None] = None
 
     # ----- options -----------------------------------------------------------------------
     def validate_options(self, players: int, options: Mapping[str, Any] | None) -> dict:

@@ -106,6 +106,9 @@ class AppendResult:
     duplicate: str | None = None  # the stored first response of a retried idempotent request
 
 
+SNAPSHOTS_TRIED = 4  # snapshots a read looks through for one the installed code made
+
+
 def keys(match_id: str) -> dict[str, str]:
     tag = f"{{m:{match_id}}}"
     return {k: f"{tag}:{k}" for k in ("log", "meta", "seed", "idem", "snaps", "audit", "deadlines", "packed")}
@@ -263,34 +266,41 @@ class EventStore:
         return IdempotentRequest.parse(raw) if raw is not None else None
 
     # ----- the audit (a cache: deleting it changes no answer) ------------------------------
-    def cached_audit(self, match_id: str, head_hash: str) -> dict | None:
+    # Both caches carry the ``layout`` of what made them (``shared.envelope.state_layout``: engine
+    # version and code fingerprint); one made by other code (an earlier release) is ignored.
+    def cached_audit(self, match_id: str, head_hash: str, layout: str) -> dict | None:
         raw = self.r.get(keys(match_id)["audit"])
         if raw is None:
             return None
         stored = loads(raw)
-        return stored["audit"] if stored.get("head_hash") == head_hash else None
+        fresh = stored.get("head_hash") == head_hash and stored.get("layout") == layout
+        return stored["audit"] if fresh else None
 
-    def save_audit(self, match_id: str, head_hash: str, audit: dict) -> None:
-        self.r.set(keys(match_id)["audit"], dumps({"head_hash": head_hash, "audit": audit}))
+    def save_audit(self, match_id: str, head_hash: str, audit: dict, layout: str) -> None:
+        self.r.set(keys(match_id)["audit"], dumps({"head_hash": head_hash, "layout": layout, "audit": audit}))
 
     # ----- snapshots (a cache: deleting them changes no answer) ----------------------------
-    def save_snapshot(self, match_id: str, version: int, state: dict) -> None:
-        self.r.zadd(keys(match_id)["snaps"], {dumps({"v": version, "s": state}): version})
+    def save_snapshot(self, match_id: str, version: int, state: dict, layout: str) -> None:
+        self.r.zadd(keys(match_id)["snaps"], {dumps({"v": version, "layout": layout, "s": state}): version})
 
-    def latest_snapshot(self, match_id: str, at_most: int) -> tuple[int, dict] | None:
-        found = self.r.zrevrangebyscore(keys(match_id)["snaps"], at_most, "-inf", start=0, num=1)
-        if not found:
-            return None
-        snap = loads(found[0])
-        return snap["v"], snap["s"]
+    def latest_snapshot(self, match_id: str, at_most: int, layout_of) -> tuple[int, dict] | None:
+        """The newest snapshot at or before ``at_most`` whose layout is ``layout_of(state)`` (the
+        layout the code installed now gives that state); older code's snapshots are passed over
+        (among the nearest few: past those, the fold starts from the log's beginning)."""
+        found = self.r.zrevrangebyscore(keys(match_id)["snaps"], at_most, "-inf", start=0, num=SNAPSHOTS_TRIED)
+        for raw in found:
+            snap = loads(raw)
+            if snap.get("layout") is not None and snap["layout"] == layout_of(snap["s"]):
+                return snap["v"], snap["s"]
+        return None
 
     def delete_snapshots(self, match_id: str) -> None:
         self.r.delete(keys(match_id)["snaps"])
 
-    def snapshots(self, match_id: str) -> dict[int, dict]:
-        """Every stored snapshot, by version."""
+    def snapshots(self, match_id: str, layout: str) -> dict[int, dict]:
+        """Every stored snapshot made by code of ``layout``, by version."""
         snaps = (loads(raw) for raw in self.r.zrange(keys(match_id)["snaps"], 0, -1))
-        return {snap["v"]: snap["s"] for snap in snaps}
+        return {snap["v"]: snap["s"] for snap in snaps if snap.get("layout") == layout}
 
     def match_ids(self) -> Iterable[str]:
         for key in self.r.scan_iter(match="{m:*}:meta", count=500):

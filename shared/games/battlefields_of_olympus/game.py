@@ -31,7 +31,9 @@ class BattlefieldsOfOlympus(Game):
     title = "Battlefields of Olympus"
     min_players = 2
     max_players = 2
-    version = "2"  # 2: issue 12 rules fixes (Ares use, forced-battle timing, Olympus colourless)
+    # 2: issue 12 rules fixes (Ares use, forced-battle timing, Olympus colourless; frozen in
+    # shared/released); 3: the state keeps the public `known` Warriors of each hand
+    version = "3"
     Options = Options
     # ISMCTS tuning (shared/bots/ismcts.SearchParams), measured in docs/games/battlefields_of_olympus.md
     search = {"iterations": 400, "playout_steps": 0, "c": 0.7, "scale": 2.0}

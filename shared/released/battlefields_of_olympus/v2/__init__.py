@@ -1,0 +1,11 @@
+"""Battlefields of Olympus rules, engine version "2", frozen from commit 961d398 (see docs/releases.md).
+
+Everything in this package except this file is that commit's ``shared/games/battlefields_of_olympus/``, byte for
+byte but for imports that climb out of the package; do not edit it: a change to these rules is a new
+engine version.
+"""
+from shared.released import install
+
+from .game import BattlefieldsOfOlympus
+
+GAME = install(BattlefieldsOfOlympus, version="2", release="961d398")

@@ -1,0 +1,1 @@
+"""The frozen rules versions of Fate of Akalon: Tribes."""

@@ -239,9 +239,15 @@ def record(release: Path, out: Path, *, seed: int = 7) -> dict:
         m = table(api, bob["token"], "battlefields-of-olympus", [{"player_id": bob["player_id"]}, {"bot": "random"}])
         play_human(api, m, bob["token"], rng, stop_when_mine_after=2)
         rel.stop(only=lambda name: name.startswith("bot_worker"))
-        legal = api.ok("GET", "rules", f"/v1/matches/{m}/legal-moves", bob["token"])
-        api.ok("POST", "rules", f"/v1/matches/{m}/moves", bob["token"],
-               json={"move": rng.choice(legal["moves"]), "expected_version": legal["version"]})
+        # a decision may take several moves of the same seat: move until the bot is to act
+        for _ in range(50):
+            legal = api.ok("GET", "rules", f"/v1/matches/{m}/legal-moves", bob["token"])
+            if not legal["moves"]:
+                break
+            api.ok("POST", "rules", f"/v1/matches/{m}/moves", bob["token"],
+                   json={"move": rng.choice(legal["moves"]), "expected_version": legal["version"]})
+        if 1 not in api.ok("GET", "rules", f"/v1/matches/{m}")["to_act"]:
+            raise RuntimeError(f"match {m}: the bot is not to move")
         note(m, "bot-to-move", humans={"0": bob["player_id"]})
 
         # scoring and (where there is one) the index catch up

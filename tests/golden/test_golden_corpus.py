@@ -78,8 +78,8 @@ def test_corpus_match_engine_version_is_installed(path):
 
 @pytest.mark.parametrize("path", FILES, ids=corpus_id)
 def test_corpus_match_replays_as_the_release_served_it(path, redis_url):
-    _m, store, doc, _notes = loaded(path, redis_url)
-    m = Matches(replay.ReadOnceStore(store.r, doc["match_id"]), snapshot_every=doc["snapshot_every"])
+    _m, _store, doc, _notes = loaded(path, redis_url)
+    m = Matches(EventStore(replay.ReplayRedis.from_url(redis_url)), snapshot_every=doc["snapshot_every"])
     found = replay.differences(m, doc)
     assert not found, replay.report(doc, found)
 

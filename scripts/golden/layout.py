@@ -24,7 +24,8 @@ HIDDEN_KEYS = ("cause", "private", "secret")
 BODY_KEYS = ("seq", "type", "data", "at", "engine", "hidden_digest", "prev_hash")
 DIGEST_HEX = 12  # digests are the first 12 hex digits (48 bits) of a sha256
 
-_TAIL = re.compile(r',"hidden_digest":(null|"[0-9a-f]{64}"),"prev_hash":"[0-9a-f]{64}","hash":"[0-9a-f]{64}"}$')
+_TAIL = re.compile(r',"hidden_digest":(null|"[0-9a-f]{64}"),'
+                   r'"prev_hash":"[0-9a-f]{64}","hash":"[0-9a-f]{64}"}$')
 
 
 def encode(value) -> bytes:

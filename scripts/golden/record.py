@@ -41,7 +41,6 @@ import base64
 import gzip
 import hashlib
 import json
-import os
 import random
 import subprocess
 import sys
@@ -49,14 +48,14 @@ import tempfile
 import time
 from pathlib import Path
 
-import redis  # noqa: E402
+import redis
 
-import shared.matches as matches_mod  # noqa: E402
-from shared import localredis  # noqa: E402
-from shared.canonical import encode  # noqa: E402
-from shared.engine import registry  # noqa: E402
-from shared.eventstore.store import EventStore  # noqa: E402
-from shared.matches import Matches  # noqa: E402
+import shared.matches as matches_mod
+from shared import localredis
+from shared.canonical import encode
+from shared.engine import registry
+from shared.eventstore.store import EventStore
+from shared.matches import Matches
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import layout  # noqa: E402  (beside this script: the corpus format, no import of this checkout)
@@ -75,7 +74,8 @@ VARIANTS = {
     "rise-of-tribes": [("tribal", 3, {"tribal_powers": True})],
 }
 # Moves a random player would loop on (pick then unpick): rarely chosen.
-UNDO_WORDS = ("undo", "unpick", "unselect", "deselect", "cancel", "back", "reset", "retract", "unassign", "remove_pick")
+UNDO_WORDS = ("undo", "unpick", "unselect", "deselect", "cancel", "back", "reset", "retract", "unassign",
+              "remove_pick")
 
 
 def digest(value) -> str:
@@ -125,7 +125,7 @@ def _text(raw: bytes):
 
 
 def dump_keys(r: redis.Redis, match_id: str) -> dict:
-    """Every key of the match, by name: its type, its value verbatim and its remaining TTL."""
+    """Every key of the match, by name: its type, its value verbatim and its time to live."""
     out = {}
     for key in sorted(r.scan_iter(match=f"{{m:{match_id}}}*", count=1000)):
         name = key.decode()
@@ -146,9 +146,9 @@ def dump_keys(r: redis.Redis, match_id: str) -> dict:
         else:
             raise RuntimeError(f"key {name}: type {kind} not handled")
         entry = {"type": kind, "value": value}
-        ttl = r.pttl(key)
-        if ttl is not None and ttl >= 0:
-            entry["pttl"] = ttl
+        ttl = r.ttl(key)
+        if ttl is not None and ttl >= 0:  # in whole minutes, rounded up: the same on every run
+            entry["ttl_s"] = -(-ttl // 60) * 60
         out[name] = entry
     return out
 
@@ -176,7 +176,8 @@ class TooLong(Exception):
     pass
 
 
-def play(m: Matches, match_id: str, rng: random.Random, resign: tuple[int, int] | None) -> tuple[int, list[dict], list[int]]:
+def play(m: Matches, match_id: str, rng: random.Random,
+         resign: tuple[int, int] | None) -> tuple[int, list[dict], list[int]]:
     """Play the match to its end; returns (moves made, the idempotent moves with their answers,
     the versions the log stood at between appends: the heads that legal moves were served at)."""
     idempotent = []
@@ -257,10 +258,12 @@ def record_digests(m: Matches, store: EventStore, match_id: str, heads: list[int
             events[str(v)] = [digest(m.events(match_id, w, after=0, limit=v, head=st)) for w in viewers]
             summaries[str(v)] = digest(m.summary(st))
     out = {
-        "unserved": unserved, "viewers": viewers, "versions": n, "heads": heads, "sampled_versions": sorted(samples), "to_act": to_act,
+        "unserved": unserved, "viewers": viewers, "versions": n, "heads": heads,
+        "sampled_versions": sorted(samples), "to_act": to_act,
         "view_live": live, "view_after_end": after_end, "legal_moves": legal, "events": events,
         "summary_at": summaries, "summary": digest(m.summary(final)),
-        "events_after_end": [digest(m.events(match_id, w, after=0, limit=n + 1, head=final)) for w in viewers],
+        "events_after_end": [digest(m.events(match_id, w, after=0, limit=n + 1, head=final))
+                             for w in viewers],
     }
     audit = m.audit(match_id)
     out["audit"] = digest(audit)
@@ -350,14 +353,16 @@ def main(argv=None) -> int:
                     "format": FORMAT, "release": commit, "game": game.id, "engine": final["engine"],
                     "players": players, "variant": variant, "options": options, "match_id": match_id,
                     "status": final["status"], "moves": moves, "resign": resign, "chooser": chooser,
-                    "snapshot_every": 50, "digest": f"sha256, first {DIGEST_HEX} hex digits of the canonical JSON",
+                    "snapshot_every": 50,
+                    "digest": f"sha256, first {DIGEST_HEX} hex digits of the canonical JSON",
                     "raw": raw, "idempotent": idempotent, "digests": digests,
                 }
                 path = out_dir / f"{name}.json.gz"
                 with gzip.GzipFile(path, "wb", compresslevel=9, mtime=0) as f:
                     f.write(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode())
                 print(f"{name}: engine {final['engine']}, {moves} moves, {final['version']} events, "
-                      f"{final['status']}, {path.stat().st_size // 1024} KB, {time.time() - t0:.1f} s", flush=True)
+                      f"{final['status']}, {path.stat().st_size // 1024} KB, {time.time() - t0:.1f} s",
+                      flush=True)
                 client.delete(*client.keys(f"{{m:{match_id}}}*"))
         finally:
             server.stop()

@@ -67,7 +67,7 @@ def put_back(client: redis.Redis, doc: dict) -> list[str]:
         if suffix not in current and not (suffix.startswith("idem:") and hasattr(store, "idempotency_key")):
             raise ValueError(f"{key}: the current store has no key {suffix!r} (it knows {sorted(current)})")
         if kind == "string":
-            pipe.set(key, _bytes(value), px=entry.get("pttl") or None)
+            pipe.set(key, _bytes(value), ex=entry.get("ttl_s") or None)
         elif kind == "hash":
             pipe.hset(key, mapping={k: _bytes(v) for k, v in value.items()})
         elif kind == "zset":
@@ -92,6 +92,8 @@ def _convert_idem_hash(pipe, doc: dict, fields: dict) -> str:
         first_seq = json.loads(answer)["events"][0]["seq"]
         cause = records[first_seq - 1]["cause"]
         fingerprint = request_fingerprint(cause["move"], first_seq - 1)
-        pipe.set(store.idempotency_key(match_id, field), f"done {fingerprint} {answer}", ex=store.IDEMPOTENCY_TTL_S)
+        pipe.set(store.idempotency_key(match_id, field), f"done {fingerprint} {answer}",
+                 ex=store.IDEMPOTENCY_TTL_S)
     return (f"{{m:{match_id}}}:idem: a hash of {len(fields)} answers (2c4e00b) became one string per "
-            f"Idempotency-Key ({{m:{match_id}}}:idem:<seat>:<key> = 'done <fingerprint> <answer>', 24 h expiry)")
+            f"Idempotency-Key ({{m:{match_id}}}:idem:<seat>:<key> = 'done <fingerprint> <answer>', "
+            f"24 h expiry)")

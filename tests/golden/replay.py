@@ -113,7 +113,8 @@ def differences(m: Matches, doc: dict) -> list[Difference]:
     try:
         final = m.state(match_id)
     except Exception as err:
-        return [Difference(None, "state (the fold of the log)", None, "a state", f"{type(err).__name__}: {err}")]
+        return [Difference(None, "state (the fold of the log)", None, "a state",
+                           f"{type(err).__name__}: {err}")]
     if final["version"] != d["versions"]:
         out.append(Difference(None, "head version", None, d["versions"], final["version"]))
         return out
@@ -124,7 +125,8 @@ def differences(m: Matches, doc: dict) -> list[Difference]:
         try:
             st = m.state(match_id, at=v)
         except Exception as err:
-            out.append(Difference(v, "state (the fold of the log)", None, "a state", f"{type(err).__name__}: {err}"))
+            out.append(Difference(v, "state (the fold of the log)", None, "a state",
+                                  f"{type(err).__name__}: {err}"))
             return out
         check(v, "to_act", None, d["to_act"][v - 1], lambda: Matches.to_act(st))
         for w, expected in zip(viewers, d["view_live"][v - 1]):
@@ -133,7 +135,8 @@ def differences(m: Matches, doc: dict) -> list[Difference]:
         if v in samples:
             key = str(v)
             for s, expected in zip(seats, d["legal_moves"][key]):
-                check(v, "legal moves", viewer_name(s), expected, lambda: digest(m.legal_moves(match_id, s, head=st)))
+                check(v, "legal moves", viewer_name(s), expected,
+                      lambda: digest(m.legal_moves(match_id, s, head=st)))
             for w, expected in zip(viewers, d["events"][key]):
                 check(v, "redacted event log", viewer_name(w), expected,
                       lambda: digest(m.events(match_id, w, after=0, limit=v, head=st)))

@@ -72,7 +72,8 @@ def test_every_installed_engine_version_has_a_corpus_match():
 def test_corpus_match_engine_version_is_installed(path):
     doc = doc_of(path)
     assert (doc["game"], doc["engine"]) in registered_versions(), (
-        f"{corpus_id(path)}: {doc['game']} engine {doc['engine']} (recorded by {doc['release'][:7]}) is not installed "
+        f"{corpus_id(path)}: {doc['game']} engine {doc['engine']} (recorded by {doc['release'][:7]}) "
+        f"is not installed "
         f"any more; a released engine version stays installed for ever")
 
 
@@ -96,6 +97,20 @@ def test_corpus_match_export_verifies_offline(path, redis_url):
     if "export" in doc["digests"]:  # the release had an export: the file is byte for byte the same
         assert hashlib.sha256(data).hexdigest() == doc["digests"]["export"], (
             f"{corpus_id(path)}: the export is not byte for byte the one the release served")
+
+
+@pytest.mark.parametrize("path", FILES, ids=corpus_id)
+def test_corpus_match_compacted_exports_the_same_file(path, redis_url):
+    """Compaction of the release's log (by this checkout) changes nothing a reader gets."""
+    from shared.eventstore.compaction import COMPACTED, Compactor
+    from shared.export import export_match
+
+    _m, store, doc, _notes = loaded(path, redis_url)
+    before = b"".join(export_match(store, doc["match_id"]))
+    assert Compactor(store).compact(doc["match_id"]) == COMPACTED
+    fresh = EventStore(redis.Redis.from_url(redis_url))
+    assert not fresh.read_stream(doc["match_id"])
+    assert b"".join(export_match(fresh, doc["match_id"])) == before, f"{corpus_id(path)}: compaction changed the log"
 
 
 @pytest.mark.parametrize("path", FILES, ids=corpus_id)

@@ -114,7 +114,7 @@ def test_fitting_adds_only_what_the_contract_lacks_and_refuses_a_wrong_version()
     v1 = registry.get("rise-of-tribes", "1")
     v2 = registry.get("rise-of-tribes", "2")
     assert "seat_count" in vars(type(v1)) and "seat_count" not in vars(type(registry.get("arkon", "2")))
-    for name in ("legal_moves", "play", "view", "redact", "outcome", "determinize", "heuristic"):
+    for name in ("legal_moves", "play", "view", "redact", "outcome", "determinize", "heuristic", "apply"):
         assert name not in vars(type(v1)), f"fitting must not replace {name}"
     assert type(v2).__module__.startswith("shared.games.")
     original = type(v1).__mro__[1]  # the frozen class itself, as its release wrote it

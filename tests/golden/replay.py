@@ -79,7 +79,7 @@ def _answer(fn):
         return f"{type(err).__name__}: {err}"
 
 
-def views_after_end(m: Matches, match_id: str, viewers: list, final: dict) -> list[str]:
+def views_after_end(m: Matches, match_id: str, viewers: list, final: dict, failed: set | None = None) -> list[str]:
     """Per version v, the digest of ``[view(at=v) of each viewer]`` once the match is over.
 
     Asked one viewer at a time from the first version to the last, so that ``Matches`` steps its
@@ -94,6 +94,8 @@ def views_after_end(m: Matches, match_id: str, viewers: list, final: dict) -> li
                 text = encode(served_view(m, match_id, w, final, at=v))
             except Exception as err:
                 text = encode(f"{type(err).__name__}: {err}")
+                if failed is not None:
+                    failed.add(v)
             hashers[v - 1].update((b"," if i else b"") + text)
     return [h.hexdigest()[: layout.DIGEST_HEX] if h.update(b"]") is None else "" for h in hashers]
 
@@ -104,7 +106,12 @@ def differences(m: Matches, doc: dict) -> list[Difference]:
     out: list[Difference] = []
 
     def check(version, what, viewer, expected, fn):
-        if expected is None:  # the release could not serve it (see ``unserved``)
+        if expected is None:  # the release answered 500 here (see ``unserved``): now it must answer
+            try:
+                fn()
+            except Exception as err:
+                out.append(Difference(version, f"{what} (a 500 in the release; served now)", viewer,
+                                      "an answer", f"{type(err).__name__}: {err}"))
             return
         got = _answer(fn)
         if got != expected:
@@ -141,9 +148,13 @@ def differences(m: Matches, doc: dict) -> list[Difference]:
                 check(v, "redacted event log", viewer_name(w), expected,
                       lambda: digest(m.events(match_id, w, after=0, limit=v, head=st)))
             check(v, "summary", None, d["summary_at"][key], lambda: digest(m.summary(st)))
-    for v, got in enumerate(views_after_end(m, match_id, viewers, final), start=1):
+    failed: set = set()
+    for v, got in enumerate(views_after_end(m, match_id, viewers, final, failed), start=1):
         expected = d["view_after_end"][v - 1]
-        if expected is not None and got != expected:
+        if expected is None and v in failed:
+            out.append(Difference(v, "views after the end (a 500 in the release; served now)", None,
+                                  "an answer", "an exception"))
+        elif expected is not None and got != expected:
             out.append(Difference(v, "views after the end (view at=v of every viewer, together)", None,
                                   expected, got))
     check(None, "summary", None, d["summary"], lambda: digest(m.summary(final)))

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from .canonical import encode, loads
-from .envelope import ENDED, TERMINAL
+from .envelope import CREATED, ENDED, TERMINAL
+from .eventstore.damage import DamagedLog
 
 FORMAT = "tabletop-match-log"
 FORMAT_VERSION = 1
@@ -66,26 +67,42 @@ class StillActive(Exception):
 
 
 def export_match(store, match_id: str, page: int = 1000) -> Iterator[bytes]:
-    """The export of a match in ``store`` (an ``EventStore``), streamed ``page`` records at a time.
-    Raises ``KeyError`` for an unknown match and ``StillActive`` before it has ended."""
-    ends = store.ends(match_id)
-    if ends is None:
+    """The export of a match in ``store`` (an ``EventStore``). Raises ``KeyError`` for an unknown
+    match, ``StillActive`` before it has ended and ``DamagedLog`` for a log that cannot be read
+    back whole — all before the first line: the whole log is read (``page`` records at a time)
+    and checked to be complete before anything is written, so an export never stops half-way."""
+    version, _head_hash, _marker, _has_seed, has_log = store.head_status(match_id)
+    if version == 0:
+        if has_log:
+            raise DamagedLog(match_id, None, "the match's meta is missing (its log is there)")
         raise KeyError(match_id)
-    first, last = ends
+    tail = store.read(match_id, after=version - 1, until=version, limit=1)
+    if tail and tail[0].get("seq") == version and tail[0]["type"] not in TERMINAL:
+        raise StillActive(match_id)  # known at once, without reading the whole log
+    records: list[dict] = []
+    while len(records) < version:
+        chunk = store.read(match_id, after=len(records), until=version, limit=page)
+        for rec in chunk:
+            if rec.get("seq") != len(records) + 1:
+                break
+            records.append(rec)
+        else:
+            if chunk:
+                continue
+        raise DamagedLog(match_id, len(records) + 1,
+                         f"is missing from the log or out of place (the meta says {version} records)")
+    first, last = records[0], records[-1]
+    if first.get("type") != CREATED:
+        raise DamagedLog(match_id, 1, "is not match.created")
     if last["type"] not in TERMINAL:
         raise StillActive(match_id)
     status = "finished" if last["type"] == ENDED else "aborted"
-
-    def records() -> Iterator[dict]:
-        after = 0
-        while after < last["seq"]:
-            chunk = store.read(match_id, after=after, until=last["seq"], limit=page)
-            if not chunk:
-                return
-            yield from chunk
-            after = chunk[-1]["seq"]
-
-    return write_lines(header_of(first, last, status), records(), store.seed(match_id))
+    seed = store.seed(match_id)  # DamagedLog when the meta is there and the seed is not
+    try:
+        header = header_of(first, last, status)
+    except (KeyError, TypeError) as err:
+        raise DamagedLog(match_id, 1, f"match.created lacks {err}") from None
+    return write_lines(header, records, seed)
 
 
 def parse(lines: Iterable[bytes | str]) -> MatchLog:

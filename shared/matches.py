@@ -30,6 +30,7 @@ from .engine.game import Game
 from .envelope import (ABORTED, CREATED, ENDED, HANDED_OVER, apply_record, event_core, resignation_outcome,
                        state_layout)
 from .eventstore.chain import GENESIS, verify_chain
+from .eventstore.damage import DamagedLog
 from .eventstore.store import IDEMPOTENCY_TTL_S, Conflict, EventStore, IdempotentRequest
 from .lru import Lru
 from .rng import SeededRng
@@ -162,11 +163,34 @@ class Matches:
 
     # ----- reading state -------------------------------------------------------------------
     def state(self, match_id: str, at: int | None = None) -> dict:
-        """The match state at version ``at`` (the head when None); raises NotFound."""
-        head, head_hash = self.store.head(match_id)
+        """The match state at version ``at`` (the head when None); raises NotFound, or
+        ``DamagedLog`` when the stored log cannot be read back (a record that does not parse, a
+        damaged or missing compacted log, a missing seed or meta, a record missing from the log).
+        A damaged log is never cached: the process caches of the match are dropped and the damage
+        is marked in the meta, so every process answers it."""
+        head, head_hash, marker, has_seed, has_log = self.store.head_status(match_id)
         if head == 0:
             self.forget(match_id)
+            if has_log:
+                raise DamagedLog(match_id, None, "the match's meta is missing (its log is there)")
             raise NotFound(match_id)
+        if marker is not None:
+            self.forget(match_id)
+            raise DamagedLog.from_marker(match_id, marker)
+        try:
+            if not has_seed:
+                raise DamagedLog(match_id, None, "the match's seed is missing")
+            return self._state_at(match_id, at, head, head_hash)
+        except DamagedLog as err:
+            raise self.damaged(err) from None
+
+    def damaged(self, err: DamagedLog) -> DamagedLog:
+        """Note damage a read met: drop the match's process caches, mark its meta; ``err`` back."""
+        self.forget(err.match_id)
+        self.store.mark_damaged(err.match_id, err)
+        return err
+
+    def _state_at(self, match_id: str, at: int | None, head: int, head_hash: str | None) -> dict:
         target = head if at is None else at
         if not 1 <= target <= head:
             raise NotFound(f"version {target} (the log has {head} events)")
@@ -182,10 +206,17 @@ class Matches:
             if earlier is not None and base_version < earlier["version"] < target:
                 base_version, base = earlier["version"], clone(earlier)
         records = self.store.read(match_id, after=base_version, until=target)
-        if base and records and records[0]["prev_hash"] != base["head_hash"]:  # the log was rewritten
+        if base and records and records[0].get("prev_hash") != base["head_hash"]:  # the log was rewritten
             self.forget(match_id)
             base_version, base = 0, {}
             records = self.store.read(match_id, until=target)
+        expected = base_version + 1
+        for rec in records:  # every record from the base to the target, none missing
+            if rec.get("seq") != expected:
+                break
+            expected += 1
+        if expected != target + 1:
+            raise DamagedLog(match_id, expected, f"is missing from the log or out of place (the meta says {head} records)")
         mstate = base
         game = self.game_of(mstate) if mstate else None
         for rec in records:
@@ -457,47 +488,106 @@ class Matches:
         mstate = head or self.state(match_id)
         game = self.game_of(mstate)
         over = mstate["status"] != "active"
-        out = [self.present(r, viewer, game, over) for r in self.store.read(match_id, after=after, limit=limit)]
+        try:
+            records = self.store.read(match_id, after=after, limit=limit)
+        except DamagedLog as err:
+            raise self.damaged(err) from None
+        out = [self.present(r, viewer, game, over) for r in records]
         return {"events": out, "next_after": out[-1]["seq"] if out else after}
 
     # ----- audit -----------------------------------------------------------------------------
     def audit(self, match_id: str) -> dict:
-        """The audit of the log up to the head: computed once per head hash, then read back."""
-        mstate = self.state(match_id)
-        layout = self.layout_of(mstate)
-        stored = self.store.cached_audit(match_id, mstate["head_hash"], layout)
-        if stored is not None:
-            return stored
-        out = self._audit(match_id, mstate)
-        self.store.save_audit(match_id, mstate["head_hash"], out, layout)
-        return out
+        """The audit of the stored log up to the head, checked again on every call.
 
-    def _audit(self, match_id: str, mstate: dict) -> dict:
-        records = self.store.read(match_id, until=mstate["version"])
-        seed = self._seed(match_id)
+        The chain (sequence, links, hashes, hidden digests) is checked on every call against the
+        log as stored now; only the costly part — the replay and the re-derivation of chance — is
+        kept, under a digest of exactly the content it checked (every record as stored, the seed,
+        the snapshots and the served state) and the code's layout, so any edit is seen. A log that
+        cannot be read back is a verdict too (``chain_valid`` false, the first damaged record in
+        ``problems`` and ``damaged``), never an error; raises NotFound for no match."""
+        head, head_hash, marker, _seed, has_log = self.store.head_status(match_id)
+        if head == 0 and not has_log:
+            self.forget(match_id)
+            raise NotFound(match_id)
+        try:
+            if head == 0:
+                raise DamagedLog(match_id, None, "the match's meta is missing (its log is there)")
+            records = self.store.read(match_id, until=head)
+            for expected, rec in enumerate(records, start=1):
+                if rec.get("seq") != expected:
+                    break
+            else:
+                expected = len(records) + 1
+            if expected != head + 1 or len(records) != head:
+                raise DamagedLog(match_id, expected, f"is missing from the log or out of place "
+                                                     f"(the meta says {head} records)")
+            seed = self.store.seed(match_id)
+            self._seeds[match_id] = seed
+            mstate = self._state_at(match_id, None, head, head_hash)
+        except DamagedLog as err:
+            self.damaged(err)
+            return self._damaged_audit(match_id, head, head_hash, err)
+        if marker is not None:  # read back whole again (an operator repaired it): serve it again
+            self.store.clear_damaged(match_id)
         chain_valid, chain_reason = verify_chain(records, seed)
-        head_ok = len(records) == mstate["version"] and records[-1]["hash"] == mstate["head_hash"]
-        replay_valid, replay_reason = self._check_replay(match_id, records, mstate)
+        head_ok = records[-1]["hash"] == mstate["head_hash"] == head_hash
         out = {
-            "match_id": match_id, "chain_valid": chain_valid and head_ok, "replay_valid": replay_valid,
+            "match_id": match_id, "chain_valid": chain_valid and head_ok,
             "head_hash": mstate["head_hash"], "seed_commitment": mstate["seed_commitment"], "version": mstate["version"],
         }
+        layout = self.layout_of(mstate)
+        snapshots = self.store.snapshots(match_id, layout)
+        digest = self._content_digest(records, seed, snapshots, mstate)
+        costly = self.store.cached_audit(match_id, digest, layout)
+        if costly is None:
+            costly = self._audit(match_id, records, seed, mstate, snapshots)
+            self.store.save_audit(match_id, digest, costly, layout)
+        out["replay_valid"], replay_reason = costly["replay"]
         problems = [p for p in (chain_reason, None if head_ok else "head hash differs from the log", replay_reason) if p]
         if mstate["status"] != "active":
             out["seed"] = seed.hex()
-            chance_valid, chance_reason = self._check_chance(records, seed)
-            out["chance_valid"] = chance_valid
+            out["chance_valid"], chance_reason = costly["chance"]
             if chance_reason:
                 problems.append(chance_reason)
         if problems:
             out["problems"] = problems
         return out
 
-    def _check_replay(self, match_id: str, records: list[dict], live: dict) -> tuple[bool, str | None]:
+    def _audit(self, match_id: str, records: list[dict], seed: bytes, mstate: dict, snapshots: dict) -> dict:
+        """The costly part of the audit: one replay of the whole log and, once the match is over,
+        every chance outcome re-derived from the seed. ``[valid, reason]`` of each."""
+        costly = {"replay": list(self._check_replay(match_id, records, mstate, snapshots))}
+        if mstate["status"] != "active":
+            costly["chance"] = list(self._check_chance(records, seed))
+        return costly
+
+    @staticmethod
+    def _content_digest(records: list[dict], seed: bytes, snapshots: dict[int, dict], mstate: dict) -> str:
+        """sha256 of everything the replay and chance checks look at."""
+        parts = [seed.hex().encode(), encode(mstate), encode({str(v): s for v, s in snapshots.items()})]
+        parts += [dumps(rec).encode() for rec in records]
+        return sha256_hex(b"\n".join(parts))
+
+    def _damaged_audit(self, match_id: str, head: int, head_hash: str | None, err: DamagedLog) -> dict:
+        """The verdict on a log that cannot be read back: not valid, the first damage named."""
+        meta = self.store.meta(match_id)
+        out = {"match_id": match_id, "version": head, "chain_valid": False, "replay_valid": False,
+               "head_hash": head_hash, "problems": [f"damaged log: {err.message}"], "damaged": err.to_json()}
+        try:
+            first = self.store.read_stream(match_id, limit=1)
+        except DamagedLog:
+            first = []
+        if first and first[0].get("type") == CREATED:
+            out["seed_commitment"] = first[0]["data"].get("seed_commitment")
+        if meta.get("status", "active") != "active":
+            out["chance_valid"] = False
+        return {k: v for k, v in out.items() if v is not None}
+
+    def _check_replay(self, match_id: str, records: list[dict], live: dict,
+                      snaps: dict[int, dict]) -> tuple[bool, str | None]:
         """One fold of the whole log: it must pass every stored snapshot and end at the served state."""
         try:
             game = registry.get(records[0]["data"]["game"], records[0]["data"]["engine"])
-            snaps = self.store.snapshots(match_id, state_layout(game))
             folded: dict = {}
             for rec in records:
                 apply_record(folded, rec, game)

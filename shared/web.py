@@ -25,6 +25,7 @@ from . import apidocs, metrics
 from .auth import Principal, Tokens
 from .canonical import dumps
 from .engine import registry
+from .eventstore.damage import DamagedLog
 from .config import CLUSTER_OUTAGE, Config, limits_storage_uri
 from .limits import install as install_limits
 
@@ -59,6 +60,9 @@ class ProblemSchema(Schema):
     detail = fields.String(required=True, metadata={"description": "what went wrong, for a human"})
     errors = fields.Dict(metadata={"description": "validation messages per field"})
     current_version = fields.Integer(metadata={"description": "409 stale-version: the match's version now"})
+    seq = fields.Integer(allow_none=True, metadata={
+        "description": "503 damaged-log: the first record that cannot be read back (null: the seed, the meta, "
+                       "or a compacted log whose damage cannot be placed in one record)"})
 
 
 # ----- the OpenAPI document: every error is a problem ------------------------------------------
@@ -265,6 +269,15 @@ def create_base_app(name: str, config: Config, client: redis.Redis, version: str
         return problem(501, "Not Implemented", f"{err}; a release that has it can serve this match",
                        "engine-not-installed", game=err.game_id, engine=err.version,
                        installed=registry.versions(err.game_id))
+
+    @app.errorhandler(DamagedLog)
+    def _damaged_log(err: DamagedLog):
+        # the stored log cannot be read back: the server's data is at fault, not the request, and
+        # retrying will not help until an operator restores it (so no Retry-After); docs/api.md
+        logging.getLogger(name).error("damaged log of match %s: %s", err.match_id, err.message)
+        return problem(503, "Service Unavailable", f"the stored log of match {err.match_id} is damaged: "
+                       f"{err.message}; its audit names the damage", "damaged-log",
+                       match_id=err.match_id, seq=err.seq, reason=err.reason)
 
     app.register_error_handler(HTTPException, _http_error)
     for outage in REDIS_OUTAGE:

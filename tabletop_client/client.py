@@ -24,6 +24,7 @@ from .sse import ServerEvent, iter_sse
 
 Move = dict[str, Any]
 RETRY_STATUS = frozenset({429, 502, 503, 504})
+DAMAGED_LOG = "urn:problem:damaged-log"  # a 503 that is not retried (docs/api.md, "A damaged log")
 
 
 class Seat(TypedDict, total=False):
@@ -162,6 +163,8 @@ class Tabletop:
                 if resp.status_code not in RETRY_STATUS and resp.status_code < 500:
                     raise ApiProblem.from_response(resp)
                 last_error = ApiProblem.from_response(resp)
+                if last_error.type == DAMAGED_LOG:  # the stored log is damaged: no retry mends it
+                    raise last_error
                 if attempt + 1 < attempts and resp.headers.get("Retry-After", "").isdigit():
                     time.sleep(min(float(resp.headers["Retry-After"]), 30))
                     continue

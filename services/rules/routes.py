@@ -13,6 +13,7 @@ from flask_smorest import Blueprint
 from shared import faults, metrics
 from shared.canonical import dumps
 from shared.engine.errors import IllegalMove
+from shared.eventstore.damage import DamagedLog
 from shared.eventstore.store import Conflict
 from shared.matches import Forbidden, KeyReused, Matches, MatchOver, NotFound, RequestInProgress
 from shared.web import REDIS_OUTAGE, REDIS_RETRY_AFTER_S, ApiError, error_responses, principal
@@ -211,9 +212,13 @@ class AuditResource(MethodView):
     @error_responses(blp, 404)
     def get(self, match_id):
         """Checks the hash chain and the replay; once finished, reveals the seed and re-derives chance.
-        Computed once per head hash and served from that result afterwards."""
-        _state(match_id)
-        return _matches().audit(match_id)
+        The chain is checked again on every call; the replay and chance checks are kept for exactly
+        the content they checked. A damaged log (one that cannot be read back) is a verdict too:
+        ``chain_valid`` false and the first damaged record in ``problems`` and ``damaged``."""
+        try:
+            return _matches().audit(match_id)
+        except NotFound:
+            raise ApiError(404, "Not Found", f"no match {match_id!r}", "no-such-match") from None
 
 
 _EVENT_ID = re.compile(r"[0-9]{1,16}")
@@ -263,6 +268,10 @@ class StreamResource(MethodView):
                             records = matches.store.read(match_id, after=last, limit=200)
                     except REDIS_OUTAGE:  # headers are sent: end the stream, the client resumes from its last id
                         log.warning("stream of %s ends: redis is unavailable", match_id)
+                        return
+                    except DamagedLog as err:  # met after the headers: end the stream (a reconnect gets the problem)
+                        matches.damaged(err)
+                        log.error("stream of %s ends: damaged log: %s", match_id, err.message)
                         return
                     if records:
                         over = finished or feed.over

@@ -91,3 +91,5 @@ class AuditOut(Schema):
     chance_valid = fields.Boolean()
     version = fields.Integer()
     problems = fields.List(fields.String())
+    damaged = fields.Dict(metadata={"description": "a log that cannot be read back: {seq, reason, message} of "
+                                                   "the first damage (seq null when it is in no one record)"})

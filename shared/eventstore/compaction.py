@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from .. import faults
 from ..canonical import dumps
 from ..envelope import TERMINAL
+from .damage import DamagedLog
 from .packed import MAGIC, CorruptLog, pack, unpack
 from .store import EventStore, keys
 
@@ -49,7 +50,11 @@ class Compactor:
             return MISSING
         if meta.get("status", "active") == "active":
             return ACTIVE
-        records = store.read_stream(match_id)
+        try:
+            records = store.read_stream(match_id)
+            seed = store.seed(match_id)
+        except DamagedLog as err:
+            raise CompactionRefused(f"{match_id}: damaged log: {err.message}") from None
         if not records:  # the stream is gone: an earlier run got past writing the blob
             if not store.r.exists(k["packed"]):
                 return MISSING
@@ -58,7 +63,7 @@ class Compactor:
         if records[-1]["type"] not in TERMINAL:
             return ACTIVE
         blob = pack(records)
-        self._check(match_id, meta, records, blob, store.seed(match_id))
+        self._check(match_id, meta, records, blob, seed)
         store.r.set(k["packed"], blob)
         faults.point("compaction-after-write")
         self._switch_and_delete(match_id)

@@ -19,7 +19,31 @@ LEVEL = 9
 
 
 class CorruptLog(Exception):
-    """A compact log that does not re-seal to its head hash (or is not one at all)."""
+    """A compact log that does not re-seal to its head hash (or is not one at all). ``seq``: the
+    first record that cannot be read back (1 when nothing can be), or None when every record
+    parses but the chain does not end at the stored head hash (the changed record cannot be told)."""
+
+    def __init__(self, reason: str, seq: int | None = 1):
+        super().__init__(reason if seq is None else f"record {seq}: {reason}")
+        self.reason, self.seq = reason, seq
+
+
+CHUNK = 4096  # compressed bytes inflated at a time: what comes before a damaged byte still reads
+
+
+def _inflate(body: bytes) -> tuple[bytes, str | None]:
+    """What the zlib data inflates to, and why it stops short (None when it is whole)."""
+    inflater, out = zlib.decompressobj(), []
+    for start in range(0, len(body), CHUNK):
+        try:
+            out.append(inflater.decompress(body[start:start + CHUNK]))
+        except zlib.error as err:
+            return b"".join(out), f"the compressed data is damaged ({err})"
+    if not inflater.eof:
+        return b"".join(out), "the compressed data is cut short"
+    if inflater.unused_data:
+        return b"".join(out), "data follows the end of the compressed log"
+    return b"".join(out), None
 
 
 def pack(records: list[dict]) -> bytes:
@@ -31,24 +55,44 @@ def pack(records: list[dict]) -> bytes:
 
 
 def unpack(blob: bytes, seed: bytes) -> list[dict]:
-    """The records of a compact log, re-sealed into the hash chain; raises ``CorruptLog`` when the
-    chain does not end at the stored head hash."""
+    """The records of a compact log, re-sealed into the hash chain; raises ``CorruptLog`` naming
+    the first record that cannot be read back when the blob is damaged, cut short or not a compact
+    log, or when the chain does not end at the stored head hash."""
     if not blob.startswith(MAGIC):
-        raise CorruptLog("not a compact match log")
+        raise CorruptLog("not a compact match log (wrong magic header): no record can be read")
+    data, broken = _inflate(blob[len(MAGIC):])
+    lines = data.split(b"\n")
+    if broken is not None:
+        lines = lines[:-1]  # the last line may be cut: only lines ended by a newline are whole
     try:
-        header, *lines = zlib.decompress(blob[len(MAGIC):]).split(b"\n")
-        header = loads(header)
-    except (zlib.error, ValueError) as err:
-        raise CorruptLog(f"unreadable compact log: {err}") from None
+        header = loads(lines[0]) if lines else None
+        if not isinstance(header, dict) or not isinstance(header.get("records"), int):
+            raise ValueError("no header")
+    except ValueError:
+        raise CorruptLog(f"the compact log's header cannot be read ({broken or 'not JSON'})") from None
     records, prev = [], GENESIS
-    for seq, line in enumerate(lines, start=1):
-        rec = loads(line)
+    for seq, line in enumerate(lines[1:], start=1):
+        try:
+            rec = loads(line)
+            if not isinstance(rec, dict):
+                raise ValueError("not a JSON object")
+        except ValueError as err:
+            raise CorruptLog(f"does not parse ({err})", seq) from None
         rec["seq"] = seq
         seal(rec, prev, seed)
         prev = rec["hash"]
         records.append(rec)
-    if len(records) != header["records"] or prev != header["head_hash"]:
-        raise CorruptLog(f"the compact log does not re-seal to its head hash {header['head_hash']}")
+    if broken is not None:
+        raise CorruptLog(broken, len(records) + 1)
+    if len(records) < header["records"]:
+        raise CorruptLog(f"is missing: the compact log holds {len(records)} of {header['records']} records",
+                         len(records) + 1)
+    if len(records) > header["records"]:
+        raise CorruptLog(f"is one too many: the compact log says it holds {header['records']} records",
+                         header["records"] + 1)
+    if prev != header.get("head_hash"):
+        raise CorruptLog(f"the compact log does not re-seal to its head hash {header.get('head_hash')}: "
+                         "a record in it was changed", None)
     return records
 
 

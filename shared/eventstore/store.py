@@ -28,7 +28,8 @@ import redis
 from ..canonical import dumps, loads
 from ..lru import Lru
 from .chain import GENESIS, seal
-from .packed import packed_lines
+from .damage import DamagedLog
+from .packed import CorruptLog, packed_lines
 
 MAX_SEQ = 2 ** 53              # no log gets near it; larger seqs in requests are refused (JSON-safe)
 IDEMPOTENCY_TTL_S = 24 * 3600  # an Idempotency-Key's answer is kept this long (IETF draft)
@@ -144,6 +145,30 @@ class EventStore:
         version, head_hash = self.r.hmget(keys(match_id)["meta"], ["version", "head_hash"])
         return (int(version), head_hash.decode() if head_hash else None) if version is not None else (0, None)
 
+    def head_status(self, match_id: str) -> tuple[int, str | None, str | None, bool, bool]:
+        """(version, head hash, damage marker, the seed exists, a log exists) in one round trip;
+        version 0 when there is no meta (then "a log exists" tells a damaged match from none:
+        the meta and the stream are written together, and the blob only while the meta is there)."""
+        k = keys(match_id)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hmget(k["meta"], ["version", "head_hash", "damaged"])
+        pipe.exists(k["seed"])
+        (version, head_hash, damaged), seed = pipe.execute()
+        if version is None:
+            return 0, None, None, bool(seed), bool(self.r.exists(k["log"], k["packed"]))
+        return int(version), head_hash.decode() if head_hash else None, damaged.decode() if damaged else None, \
+            bool(seed), True
+
+    def mark_damaged(self, match_id: str, damage: DamagedLog) -> None:
+        """Remember in the meta that a read met this damage (every process then answers it at
+        once); only while the meta exists. The audit, which reads everything again, clears it."""
+        k = keys(match_id)["meta"]
+        if self.r.exists(k):
+            self.r.hset(k, "damaged", damage.marker())
+
+    def clear_damaged(self, match_id: str) -> None:
+        self.r.hdel(keys(match_id)["meta"], "damaged")
+
     def set_meta(self, match_id: str, **fields: str) -> None:
         self.r.hset(keys(match_id)["meta"], mapping=fields)
 
@@ -157,8 +182,13 @@ class EventStore:
     def seed(self, match_id: str) -> bytes:
         raw = self.r.get(keys(match_id)["seed"])
         if raw is None:
+            if self.exists(match_id):  # the meta is written after the seed: the seed was lost
+                raise DamagedLog(match_id, None, "the match's seed is missing")
             raise KeyError(match_id)
-        return bytes.fromhex(raw.decode())
+        try:
+            return bytes.fromhex(raw.decode())
+        except ValueError:
+            raise DamagedLog(match_id, None, "the match's seed is not hex") from None
 
     # ----- the log -------------------------------------------------------------------------
     def append(
@@ -224,7 +254,7 @@ class EventStore:
         """``read`` from the stream only (empty once the match is compacted)."""
         hi = f"0-{until}" if until is not None else "+"
         entries = self.r.xrange(keys(match_id)["log"], f"0-{after + 1}", hi, count=limit)
-        return [loads(fields[b"e"]) for _id, fields in entries]
+        return [_parse_entry(match_id, entry_id, fields) for entry_id, fields in entries]
 
     def ends(self, match_id: str) -> tuple[dict, dict] | None:
         """The log's first record (``match.created``) and its last; None for no log."""
@@ -237,16 +267,34 @@ class EventStore:
 
     def _packed_lines(self, match_id: str) -> list[str] | None:
         """The compacted log's records as JSON lines (None when the match has none), decoded once
-        per process while it stays in a small cache (the blob is compared, so a replaced match
-        id is never served from the cache)."""
-        blob = self.r.get(keys(match_id)["packed"])
+        per process while it stays in a small cache (the blob and the seed are compared, so a
+        replaced match id is never served from the cache). Raises ``DamagedLog`` for a blob that
+        is damaged, cut short or gone while the meta says compacted, or a missing seed; a damaged
+        log is never cached."""
+        k = keys(match_id)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.get(k["packed"])
+        pipe.get(k["seed"])
+        pipe.hget(k["meta"], "compacted")
+        blob, seed_hex, compacted = pipe.execute()
         if blob is None:
+            self._packed.drop(match_id)
+            if compacted is not None:
+                raise DamagedLog(match_id, 1, "the compacted log is gone (the meta says compacted)")
             return None
         cached = self._packed.get(match_id)
-        if cached is not None and cached[0] == blob:
+        if cached is not None and cached[0] == (blob, seed_hex):
             return cached[1]
-        lines = packed_lines(blob, self.seed(match_id))
-        self._packed.put(match_id, (blob, lines))
+        self._packed.drop(match_id)
+        if seed_hex is None:
+            raise DamagedLog(match_id, None, "the match's seed is missing: the compacted log cannot be read")
+        try:
+            lines = packed_lines(blob, bytes.fromhex(seed_hex.decode()))
+        except CorruptLog as err:
+            raise DamagedLog(match_id, err.seq, f"the compacted log: {err.reason}") from None
+        except ValueError:
+            raise DamagedLog(match_id, None, "the match's seed is not hex") from None
+        self._packed.put(match_id, ((blob, seed_hex), lines))
         return lines
 
     # ----- idempotency keys ----------------------------------------------------------------
@@ -268,16 +316,21 @@ class EventStore:
     # ----- the audit (a cache: deleting it changes no answer) ------------------------------
     # Both caches carry the ``layout`` of what made them (``shared.envelope.state_layout``: engine
     # version and code fingerprint); one made by other code (an earlier release) is ignored.
-    def cached_audit(self, match_id: str, head_hash: str, layout: str) -> dict | None:
+    def cached_audit(self, match_id: str, digest: str, layout: str) -> dict | None:
+        """What the audit stored for exactly this content (``digest``: of the records, the seed,
+        the snapshots and the served state it checked), made by code of this ``layout``."""
         raw = self.r.get(keys(match_id)["audit"])
         if raw is None:
             return None
-        stored = loads(raw)
-        fresh = stored.get("head_hash") == head_hash and stored.get("layout") == layout
+        try:
+            stored = loads(raw)
+        except ValueError:
+            return None
+        fresh = isinstance(stored, dict) and stored.get("digest") == digest and stored.get("layout") == layout
         return stored["audit"] if fresh else None
 
-    def save_audit(self, match_id: str, head_hash: str, audit: dict, layout: str) -> None:
-        self.r.set(keys(match_id)["audit"], dumps({"head_hash": head_hash, "layout": layout, "audit": audit}))
+    def save_audit(self, match_id: str, digest: str, audit: dict, layout: str) -> None:
+        self.r.set(keys(match_id)["audit"], dumps({"digest": digest, "layout": layout, "audit": audit}))
 
     # ----- snapshots (a cache: deleting them changes no answer) ----------------------------
     def save_snapshot(self, match_id: str, version: int, state: dict, layout: str) -> None:
@@ -305,3 +358,19 @@ class EventStore:
     def match_ids(self) -> Iterable[str]:
         for key in self.r.scan_iter(match="{m:*}:meta", count=500):
             yield key.decode()[3:].split("}")[0]
+
+
+def _parse_entry(match_id: str, entry_id: bytes, fields: dict) -> dict:
+    """One stream entry's record; ``DamagedLog`` naming it when it does not parse."""
+    seq_text = entry_id.decode().rpartition("-")[2]
+    seq = int(seq_text) if seq_text.isdigit() else None
+    raw = fields.get(b"e")
+    if raw is None:
+        raise DamagedLog(match_id, seq, "the stream entry holds no record")
+    try:
+        rec = loads(raw)
+    except ValueError as err:  # not JSON, not UTF-8
+        raise DamagedLog(match_id, seq, f"does not parse ({err})") from None
+    if not isinstance(rec, dict) or not isinstance(rec.get("type"), str) or not isinstance(rec.get("data"), dict):
+        raise DamagedLog(match_id, seq, "is not a record (a JSON object with a type and data)")
+    return rec

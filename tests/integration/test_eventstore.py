@@ -167,7 +167,7 @@ def _counting_audits(matches):
     return calls
 
 
-def test_a_finished_matchs_audit_is_computed_once_per_head_hash_and_then_read_back(r):
+def test_a_finished_matchs_audit_is_computed_once_per_content_and_then_read_back(r):
     matches = Matches(EventStore(r))
     head = _finished_duel(matches)
     calls = _counting_audits(matches)
@@ -177,8 +177,9 @@ def test_a_finished_matchs_audit_is_computed_once_per_head_hash_and_then_read_ba
     other = Matches(EventStore(r))  # another process reads the stored result
     other_calls = _counting_audits(other)
     assert other.audit("m1") == first and other_calls == []
-    stored = loads(r.get(keys("m1")["audit"]))
-    assert stored["head_hash"] == head["head_hash"] and keys("m1")["audit"].startswith("{m:m1}:")
+    stored = loads(r.get(keys("m1")["audit"]))  # the replay and chance checks, kept under the content's digest
+    assert len(stored["digest"]) == 64 and stored["layout"] == matches.layout_of(head)
+    assert set(stored["audit"]) == {"replay", "chance"} and keys("m1")["audit"].startswith("{m:m1}:")
 
 
 def test_a_new_head_gets_a_new_audit(r):

@@ -31,6 +31,8 @@ from .envelope import (ABORTED, CREATED, ENDED, HANDED_OVER, apply_record, event
                        state_layout)
 from .eventstore.chain import GENESIS, verify_chain
 from .eventstore.damage import DamagedLog
+from .eventstore.packed import unpack
+from .eventstore.store import keys as keys_of
 from .eventstore.store import IDEMPOTENCY_TTL_S, Conflict, EventStore, IdempotentRequest
 from .lru import Lru
 from .rng import SeededRng
@@ -581,7 +583,26 @@ class Matches:
             out["seed_commitment"] = first[0]["data"].get("seed_commitment")
         if meta.get("status", "active") != "active":
             out["chance_valid"] = False
+        located = self._locate_changed_record(match_id, err) if err.seq is None else None
+        if located:
+            out["problems"].append(located)
         return {k: v for k, v in out.items() if v is not None}
+
+    def _locate_changed_record(self, match_id: str, err: DamagedLog) -> str | None:
+        """A compacted log whose records parse but do not re-seal: its digests are derived, so the
+        changed record cannot be told from the chain; the re-derivation of chance from the seed
+        may still name it (a changed move, card or outcome; not a changed timestamp)."""
+        k = keys_of(match_id)
+        blob, seed_hex = self.store.r.get(k["packed"]), self.store.r.get(k["seed"])
+        if blob is None or seed_hex is None:
+            return None
+        try:
+            seed = bytes.fromhex(seed_hex.decode())
+            records = unpack(blob, seed, check_head=False)
+            problem = check_chance(records, seed)
+        except Exception:  # only a hint: whatever fails here, the verdict above stands
+            return None
+        return f"the re-derivation from the seed first differs at {problem}" if problem else None
 
     def _check_replay(self, match_id: str, records: list[dict], live: dict,
                       snaps: dict[int, dict]) -> tuple[bool, str | None]:

@@ -18,9 +18,9 @@ from contextlib import contextmanager
 
 import redis
 
-from shared.canonical import loads
+from shared.eventstore.damage import DamagedLog
+from shared.eventstore.store import keys, parse_entry
 from shared.config import Config, store_client
-from shared.eventstore.store import keys
 
 log = logging.getLogger("rules.live")
 
@@ -62,6 +62,14 @@ class Feed:
                     self.records.append(rec)
                     self.latest = rec["seq"]
                     self.over = self.over or rec["type"] in FINAL
+            self.changed.notify_all()
+
+    def skip_damaged(self, seq: int) -> None:
+        """Record ``seq`` of the log does not parse: buffer nothing, so watchers read the log
+        itself (and end on the damaged-log error there)."""
+        with self.changed:
+            self.latest = max(self.latest, seq)
+            self.records.clear()
             self.changed.notify_all()
 
     def rewind(self, head: int) -> None:
@@ -127,4 +135,8 @@ class LiveLogs:
                 time.sleep(self.retry_s)
                 continue
             for _key, entries in got or ():
-                feed.add([loads(fields[b"e"]) for _id, fields in entries])
+                try:
+                    feed.add([parse_entry(feed.match_id, entry_id, fields) for entry_id, fields in entries])
+                except DamagedLog as err:
+                    log.error("live log of %s: %s", feed.match_id, err.message)
+                    feed.skip_damaged(int(entries[-1][0].decode().rpartition("-")[2]))

@@ -254,7 +254,7 @@ class EventStore:
         """``read`` from the stream only (empty once the match is compacted)."""
         hi = f"0-{until}" if until is not None else "+"
         entries = self.r.xrange(keys(match_id)["log"], f"0-{after + 1}", hi, count=limit)
-        return [_parse_entry(match_id, entry_id, fields) for entry_id, fields in entries]
+        return [parse_entry(match_id, entry_id, fields) for entry_id, fields in entries]
 
     def ends(self, match_id: str) -> tuple[dict, dict] | None:
         """The log's first record (``match.created``) and its last; None for no log."""
@@ -360,7 +360,7 @@ class EventStore:
             yield key.decode()[3:].split("}")[0]
 
 
-def _parse_entry(match_id: str, entry_id: bytes, fields: dict) -> dict:
+def parse_entry(match_id: str, entry_id: bytes, fields: dict) -> dict:
     """One stream entry's record; ``DamagedLog`` naming it when it does not parse."""
     seq_text = entry_id.decode().rpartition("-")[2]
     seq = int(seq_text) if seq_text.isdigit() else None

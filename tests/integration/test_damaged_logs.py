@@ -214,6 +214,22 @@ def test_an_edit_in_the_middle_is_reported_even_after_the_audit_was_cached(r, co
         assert not verdict.ok
 
 
+def test_a_changed_card_in_a_compacted_log_is_located_by_the_seed(r):
+    matches = new_match(r, "m", compacted=True)
+    records = matches.store.read("m")
+    dealt = next(rec["seq"] for rec in records if rec.get("secret"))
+
+    def redeal(lines):
+        rec = loads(lines[dealt])
+        rec["secret"]["deck"].reverse()
+        lines[dealt] = dumps(rec).encode()
+
+    set_blob_lines(r, "m", redeal)
+    audit = Matches(EventStore(r)).audit("m")
+    assert audit["chain_valid"] is False and audit["damaged"]["seq"] is None
+    assert audit["problems"][1].startswith(f"the re-derivation from the seed first differs at record {dealt}:"), audit
+
+
 def test_a_damaged_log_is_not_compacted(r):
     matches = Matches(EventStore(r))
     play_random(matches, "m", "duel", 2, seed=1)

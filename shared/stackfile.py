@@ -240,7 +240,11 @@ def use(command: str, *, store: bool = True, services: tuple[str, ...] = (),
     if store:
         print(f"{command}: on {store_summary(env)} ({found.store})", file=out)
     if services:
-        parts = [f"{s.lower()} {env[f'{s}_URL']} ({found.services[s]})" for s in services]
-        print(f"{command}: " + ", ".join(parts), file=out)
+        sources = {found.services[s] for s in services}
+        if len(sources) == 1:  # one source for all: said once
+            line = ", ".join(f"{s.lower()} {env[f'{s}_URL']}" for s in services) + f" ({sources.pop()})"
+        else:
+            line = ", ".join(f"{s.lower()} {env[f'{s}_URL']} ({found.services[s]})" for s in services)
+        print(f"{command}: {line}", file=out)
     out.flush()
     return found

@@ -188,7 +188,8 @@ def test_make_demo_and_the_verifiers_download_go_to_the_recorded_services(tmp_pa
     record_running(tmp_path, ports=(dead, dead, dead))
     demo = run(["scripts.demo"], clean_env(tmp_path))
     assert demo.returncode == 2, demo.stdout + demo.stderr
-    assert f"make demo: matchmaking http://127.0.0.1:{dead} (recorded by `make run`" in demo.stderr
+    assert (f"make demo: matchmaking http://127.0.0.1:{dead}, rules http://127.0.0.1:{dead}, scoring "
+            f"http://127.0.0.1:{dead} (recorded by `make run`") in demo.stderr
     assert f"no matchmaking service answers at http://127.0.0.1:{dead}" in demo.stderr
     ported = run(["scripts.demo"], clean_env(tmp_path, MATCHMAKING_PORT=str(dead + 1)))
     assert f"matchmaking http://127.0.0.1:{dead + 1} (MATCHMAKING_PORT)" in ported.stderr

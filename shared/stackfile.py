@@ -210,7 +210,8 @@ def store_summary(env: MutableMapping | dict) -> str:
         return (f"Redis Cluster {env['REDIS_CLUSTER_NODES']}"
                 + (f", queues on {env['QUEUE_REDIS_URL']}" if env.get("QUEUE_REDIS_URL") else ""))
     url = env.get("REDIS_URL") or DEFAULT_REDIS_URL
-    return f"Redis {redact(url)}" + (f", queues on {redact(env['QUEUE_REDIS_URL'])}" if env.get("QUEUE_REDIS_URL") else "")
+    queues = f", queues on {redact(env['QUEUE_REDIS_URL'])}" if env.get("QUEUE_REDIS_URL") else ""
+    return f"Redis {redact(url)}{queues}"
 
 
 def redact(url: str) -> str:

@@ -139,6 +139,9 @@ def _play(match_id: str, seat: int, version: int, level: str, game_id: str, engi
     except ApiProblem as err:
         if err.status in (401, 403):  # the seat went back to a human, or the token expired
             return f"not played: {err.detail}"
+        if err.type == "urn:problem:damaged-log":  # the stored log is damaged: no retry can play it
+            log.error("bot turn %s/%s@%s: %s", match_id, seat, version, err.detail)
+            return f"not played: {err.detail}"
         raise
     if turn["version"] != version or not turn["moves"]:
         return "stale"

@@ -15,7 +15,7 @@ from shared.canonical import dumps
 from shared.config import Config, load, store_client
 from shared.engine import registry
 from shared.migrations import ensure
-from shared.web import PROBLEM, ApiError, create_base_app, principal
+from shared.web import PROBLEM, ApiError, authenticated, create_base_app, error_responses, principal
 
 from . import schemas as s
 from .forming import Former
@@ -31,6 +31,11 @@ blp = Blueprint("matchmaking", __name__, url_prefix="/v1", description="Players,
 
 def _ext(name):
     return current_app.extensions[name]
+
+
+def player_auth(func):
+    """The operation needs a player's token (401 without a valid one; 403 for a bot's token)."""
+    return authenticated(blp)(error_responses(blp, 403)(func))
 
 
 def _player_id() -> str:
@@ -66,6 +71,7 @@ class PlayersResource(MethodView):
 
 @blp.route("/players/me")
 class MeResource(MethodView):
+    @player_auth
     @blp.response(200, s.PlayerOut)
     @blp.alt_response(401, description="no valid token", content_type=PROBLEM)
     def get(self):
@@ -81,6 +87,7 @@ class MeResource(MethodView):
 
 @blp.route("/players/me/token")
 class TokenResource(MethodView):
+    @player_auth
     @blp.response(201, s.TokenOut)
     @blp.alt_response(401, description="no valid token", content_type=PROBLEM)
     def post(self):
@@ -92,6 +99,7 @@ class TokenResource(MethodView):
 
 @blp.route("/players/me/stream")
 class PlayerStreamResource(MethodView):
+    @player_auth
     @blp.doc(responses={200: {"description": (
         "text/event-stream, one message per event (id = the event's id; event = its type; data = JSON): "
         "invitation, invitation_expired, invitation_withdrawn, invitation_declined (to the host), "
@@ -99,7 +107,13 @@ class PlayerStreamResource(MethodView):
         "only new events. Keep-alive comments when quiet."), "content": {"text/event-stream": {}}},
         400: {"description": "a bad Last-Event-ID", "content": {PROBLEM: {}}},
         401: {"description": "no valid token", "content": {PROBLEM: {}}},
-        429: {"description": "too many streams opened (Retry-After)", "content": {PROBLEM: {}}}})
+        429: {"description": "too many streams opened (Retry-After)", "content": {PROBLEM: {}}}},
+        parameters=[
+            {"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"},
+             "description": "resume after this event (the `id` of the last message received, such as "
+                            "`1796111447832-0`); without it (and without `after`), only new events"},
+            {"in": "query", "name": "after", "required": False, "schema": {"type": "string"},
+             "description": "the same as Last-Event-ID, for clients that cannot set headers (EventSource)"}])
     def get(self):
         """Your events across every match and table, as server-sent events (token required)."""
         player_id = _player_id()
@@ -136,6 +150,7 @@ class PlayerResource(MethodView):
 
 @blp.route("/tables")
 class TablesResource(MethodView):
+    @player_auth
     @blp.arguments(s.TableIn)
     @blp.response(201, s.TableOut)
     @blp.alt_response(422, description="unknown game, bad seat count, bad options or seats", content_type=PROBLEM)
@@ -148,6 +163,7 @@ class TablesResource(MethodView):
         when every seat is taken, or when you start it with bots in the open seats."""
         return _ext("tables").create(_player_id(), body)
 
+    @authenticated(blp, optional=True)
     @blp.arguments(s.TablesArgs, location="query")
     @blp.response(200, s.TableOut(many=True), headers={
         "X-Next-Cursor": {"description": "the cursor of the next page (absent on the last page)",
@@ -177,6 +193,7 @@ class TableResource(MethodView):
         """One table: status open (waiting), starting, started (with match_id), expired or cancelled."""
         return Tables.present(_ext("tables").get(table_id))
 
+    @player_auth
     @blp.response(204)
     @blp.alt_response(403, description="only the host cancels a table", content_type=PROBLEM)
     @blp.alt_response(409, description="the table is no longer open", content_type=PROBLEM)
@@ -187,6 +204,7 @@ class TableResource(MethodView):
 
 @blp.route("/tables/<table_id>/join")
 class JoinResource(MethodView):
+    @player_auth
     @blp.arguments(s.JoinIn)
     @blp.response(200, s.TableOut)
     @blp.alt_response(404, description="no such table", content_type=PROBLEM)
@@ -199,6 +217,7 @@ class JoinResource(MethodView):
 
 @blp.route("/tables/<table_id>/decline")
 class DeclineResource(MethodView):
+    @player_auth
     @blp.response(200, s.TableOut)
     @blp.alt_response(404, description="no such table", content_type=PROBLEM)
     @blp.alt_response(409, description="no pending invitation of yours at this table", content_type=PROBLEM)
@@ -209,6 +228,7 @@ class DeclineResource(MethodView):
 
 @blp.route("/tables/<table_id>/leave")
 class LeaveResource(MethodView):
+    @player_auth
     @blp.response(200, s.TableOut)
     def post(self, table_id):
         """Give up your seat at a table that has not started."""
@@ -217,6 +237,7 @@ class LeaveResource(MethodView):
 
 @blp.route("/tables/<table_id>/start")
 class StartResource(MethodView):
+    @player_auth
     @blp.arguments(s.StartIn)
     @blp.response(200, s.TableOut)
     @blp.alt_response(403, description="only the host starts a table", content_type=PROBLEM)
@@ -230,6 +251,7 @@ class StartResource(MethodView):
 
 @blp.route("/queue")
 class QueueResource(MethodView):
+    @player_auth
     @blp.arguments(s.QueueIn)
     @blp.response(202, s.TicketOut)
     @blp.alt_response(429, description="you hold the most live tickets allowed (MAX_LIVE_TICKETS)",
@@ -241,6 +263,7 @@ class QueueResource(MethodView):
 
 @blp.route("/queue/<ticket_id>")
 class TicketResource(MethodView):
+    @player_auth
     @blp.response(200, s.TicketOut)
     def get(self, ticket_id):
         """A ticket: waiting, matched (with match_id and seat) or cancelled."""
@@ -250,6 +273,7 @@ class TicketResource(MethodView):
             raise ApiError(403, "Forbidden", "this ticket is not yours", "not-your-ticket")
         return _ext("queue").present(ticket)
 
+    @player_auth
     @blp.response(204)
     def delete(self, ticket_id):
         """Cancel a waiting ticket."""

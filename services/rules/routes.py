@@ -15,7 +15,7 @@ from shared.canonical import dumps
 from shared.engine.errors import IllegalMove
 from shared.eventstore.store import Conflict
 from shared.matches import Forbidden, KeyReused, Matches, MatchOver, NotFound, RequestInProgress
-from shared.web import REDIS_OUTAGE, REDIS_RETRY_AFTER_S, ApiError, error_responses, principal
+from shared.web import REDIS_OUTAGE, REDIS_RETRY_AFTER_S, ApiError, authenticated, error_responses, principal
 
 from . import schemas as s
 from .live import LiveLogs
@@ -99,9 +99,10 @@ class MatchResource(MethodView):
 
 @blp.route("/<match_id>/view")
 class ViewResource(MethodView):
+    @authenticated(blp, optional=True)
     @blp.arguments(s.ViewArgs, location="query")
     @blp.response(200, s.ViewOut)
-    @error_responses(blp, 401, 404)
+    @error_responses(blp, 404)
     def get(self, args, match_id):
         """The state as the caller's seat (or a spectator) may see it, optionally at version ``at``."""
         mstate = _state(match_id)
@@ -118,8 +119,9 @@ class ViewResource(MethodView):
 
 @blp.route("/<match_id>/legal-moves")
 class LegalMovesResource(MethodView):
+    @authenticated(blp)
     @blp.response(200, s.LegalMovesOut)
-    @error_responses(blp, 401, 403, 404)
+    @error_responses(blp, 403, 404)
     def get(self, match_id):
         """Every move the caller's seat may make now (empty when it need not act)."""
         mstate = _state(match_id)
@@ -128,8 +130,9 @@ class LegalMovesResource(MethodView):
 
 @blp.route("/<match_id>/turn")
 class TurnResource(MethodView):
+    @authenticated(blp)
     @blp.response(200, s.TurnOut)
-    @error_responses(blp, 401, 403, 404)
+    @error_responses(blp, 403, 404)
     def get(self, match_id):
         """Everything the caller's seat needs to decide, at one version: its view of the state and
         its legal moves (empty when it need not act), both from the same head state. Post one of
@@ -144,9 +147,10 @@ class TurnResource(MethodView):
 
 @blp.route("/<match_id>/moves")
 class MovesResource(MethodView):
+    @authenticated(blp)
     @blp.arguments(s.MoveBody)
     @blp.response(201, s.MoveOut)
-    @error_responses(blp, 401, 403, 404, 409)
+    @error_responses(blp, 403, 404, 409)
     @blp.doc(parameters=[{"in": "header", "name": "Idempotency-Key", "required": False, "schema": {
         "type": "string", "minLength": 1, "maxLength": 200}, "description":
         "retries with the same key and body get the first answer (kept 24 h); 409 while that first request "
@@ -180,8 +184,9 @@ class MovesResource(MethodView):
 
 @blp.route("/<match_id>/resign")
 class ResignResource(MethodView):
+    @authenticated(blp)
     @blp.response(201, s.MoveOut)
-    @error_responses(blp, 401, 403, 404, 409)
+    @error_responses(blp, 403, 404, 409)
     def post(self, match_id):
         """Leave the match. Two players: it ends at once and the opponent wins. More players: a greedy
         bot plays the seat from now on and the player is ranked last."""
@@ -196,9 +201,10 @@ class ResignResource(MethodView):
 
 @blp.route("/<match_id>/events")
 class EventsResource(MethodView):
+    @authenticated(blp, optional=True)
     @blp.arguments(s.EventsArgs, location="query")
     @blp.response(200, s.EventsOut)
-    @error_responses(blp, 401, 404)
+    @error_responses(blp, 404)
     def get(self, args, match_id):
         """The log, redacted for the caller, from ``after`` (at most ``limit`` events)."""
         mstate = _state(match_id)
@@ -234,12 +240,16 @@ def _resume_after(head: int) -> int:
 
 @blp.route("/<match_id>/stream")
 class StreamResource(MethodView):
+    @authenticated(blp, optional=True)
     @blp.doc(responses={200: {"description": "one SSE message per event (id = seq, event = type, data = the "
                                              "redacted event); keep-alive comments while nothing happens",
                               "content": {"text/event-stream": {"schema": {"type": "string"}}}}},
              parameters=[{"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "integer"},
-                          "description": "resume after this seq (400 unless 0 to the log's version)"}])
-    @error_responses(blp, 400, 401, 404)
+                          "description": "resume after this seq (400 unless 0 to the log's version)"},
+                         {"in": "query", "name": "after", "required": False, "schema": {"type": "integer"},
+                          "description": "the same as Last-Event-ID, for clients that cannot set headers "
+                                         "(EventSource's first connection)"}])
+    @error_responses(blp, 400, 404)
     def get(self, match_id):
         """Server-sent events, one per log event (id = seq); honours Last-Event-ID. Ends after the
         final event of a finished match."""

@@ -175,10 +175,24 @@ def authenticated(blp, *, optional: bool = False):
             principal(required=not optional)
             return func(*args, **kwargs)
 
+        checked._auth = "optional" if optional else "required"  # read by check_token_first
         documented = blp.doc(security=OPTIONAL_AUTH if optional else REQUIRED_AUTH)(checked)
         return blp.alt_response(401, response="UNAUTHORIZED")(documented)
 
     return decorator
+
+
+def check_token_first() -> None:
+    """Before the body is read: the token of an operation marked ``authenticated`` (401 when it is
+    missing where required, or bad). Runs after the rate limits, which count refused requests too."""
+    view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
+    cls = getattr(view, "view_class", None)
+    handler = getattr(cls, request.method.lower(), None) if cls is not None else view
+    if handler is None and cls is not None and request.method == "HEAD":
+        handler = getattr(cls, "get", None)
+    mode = getattr(handler, "_auth", None)
+    if mode:
+        principal(required=mode == "required")
 
 
 # ----- hostile input ---------------------------------------------------------------------------
@@ -341,10 +355,13 @@ def create_base_app(name: str, config: Config, client: redis.Redis, version: str
     apidocs.configure(app, name)  # /docs: Swagger UI with local assets; the document's Markdown description
     api = ProblemApi(app, spec_kwargs={"extra_plugins": [ProblemResponsesPlugin()]})
     api.spec.components.security_scheme(BEARER, SECURITY_SCHEME)
-    install_cors(app)  # CORS_ORIGINS; before the limits, so that their headers can be exposed
+    install_cors(app)  # CORS_ORIGINS
+    # in this order: the request target's length, the rate limits (so that every refusal below
+    # counts, and says so), the token, the body
     app.before_request(check_url_length)
-    app.before_request(check_json_body)
     install_limits(app, limits_storage_uri(config))
+    app.before_request(check_token_first)
+    app.before_request(check_json_body)
 
     @app.errorhandler(ApiError)
     def _api_error(err: ApiError):

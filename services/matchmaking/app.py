@@ -73,7 +73,7 @@ class PlayersResource(MethodView):
 class MeResource(MethodView):
     @player_auth
     @blp.response(200, s.PlayerOut)
-    @blp.alt_response(401, description="no valid token", content_type=PROBLEM)
+    @blp.alt_response(404, description="the token's player no longer exists", content_type=PROBLEM)
     def get(self):
         """Who your token names: your player id, name and when the token expires (Unix time)."""
         who = principal(required=True)
@@ -89,7 +89,6 @@ class MeResource(MethodView):
 class TokenResource(MethodView):
     @player_auth
     @blp.response(201, s.TokenOut)
-    @blp.alt_response(401, description="no valid token", content_type=PROBLEM)
     def post(self):
         """Rotate your token: the answer holds a new one; every older token of yours stops working at once."""
         player_id = _player_id()
@@ -140,6 +139,7 @@ class PlayerStreamResource(MethodView):
 @blp.route("/players/<player_id>")
 class PlayerResource(MethodView):
     @blp.response(200, s.PlayerOut)
+    @error_responses(blp, 404)
     def get(self, player_id):
         """A player's public profile."""
         player = _ext("players").get(player_id)
@@ -196,6 +196,7 @@ class TableResource(MethodView):
     @player_auth
     @blp.response(204)
     @blp.alt_response(403, description="only the host cancels a table", content_type=PROBLEM)
+    @blp.alt_response(404, description="no such table", content_type=PROBLEM)
     @blp.alt_response(409, description="the table is no longer open", content_type=PROBLEM)
     def delete(self, table_id):
         """The host cancels a table that has not started; pending invitations are withdrawn."""
@@ -230,6 +231,8 @@ class DeclineResource(MethodView):
 class LeaveResource(MethodView):
     @player_auth
     @blp.response(200, s.TableOut)
+    @blp.alt_response(404, description="no such table", content_type=PROBLEM)
+    @blp.alt_response(409, description="the table has started or closed, or you do not sit at it", content_type=PROBLEM)
     def post(self, table_id):
         """Give up your seat at a table that has not started."""
         return _ext("tables").leave(table_id, _player_id())
@@ -241,6 +244,7 @@ class StartResource(MethodView):
     @blp.arguments(s.StartIn)
     @blp.response(200, s.TableOut)
     @blp.alt_response(403, description="only the host starts a table", content_type=PROBLEM)
+    @blp.alt_response(404, description="no such table", content_type=PROBLEM)
     @blp.alt_response(409, description="the table is closed, a seat is open without fill_with_bots, or an invitation "
                       "is pending", content_type=PROBLEM)
     def post(self, body, table_id):
@@ -254,6 +258,7 @@ class QueueResource(MethodView):
     @player_auth
     @blp.arguments(s.QueueIn)
     @blp.response(202, s.TicketOut)
+    @blp.alt_response(409, description="you already have a live ticket in this pool", content_type=PROBLEM)
     @blp.alt_response(429, description="you hold the most live tickets allowed (MAX_LIVE_TICKETS)",
                       content_type=PROBLEM)
     def post(self, body):
@@ -265,6 +270,8 @@ class QueueResource(MethodView):
 class TicketResource(MethodView):
     @player_auth
     @blp.response(200, s.TicketOut)
+    @blp.alt_response(403, description="the ticket is not yours", content_type=PROBLEM)
+    @blp.alt_response(404, description="no such ticket", content_type=PROBLEM)
     def get(self, ticket_id):
         """A ticket: waiting, matched (with match_id and seat) or cancelled."""
         player_id = _player_id()
@@ -275,6 +282,9 @@ class TicketResource(MethodView):
 
     @player_auth
     @blp.response(204)
+    @blp.alt_response(403, description="the ticket is not yours", content_type=PROBLEM)
+    @blp.alt_response(404, description="no such ticket", content_type=PROBLEM)
+    @blp.alt_response(409, description="the ticket is already matched", content_type=PROBLEM)
     def delete(self, ticket_id):
         """Cancel a waiting ticket."""
         _ext("queue").cancel(ticket_id, _player_id())

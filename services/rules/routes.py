@@ -86,7 +86,7 @@ def _match_errors():
 @blp.route("/<match_id>")
 class MatchResource(MethodView):
     @blp.response(200, s.MatchSummary)
-    @error_responses(blp, 404)
+    @error_responses(blp, 404, 501)
     def get(self, match_id):
         """The match: game, seats, status, version, who is to act, head hash, result."""
         mstate = _state(match_id)
@@ -102,7 +102,7 @@ class ViewResource(MethodView):
     @authenticated(blp, optional=True)
     @blp.arguments(s.ViewArgs, location="query")
     @blp.response(200, s.ViewOut)
-    @error_responses(blp, 404)
+    @error_responses(blp, 404, 501)
     def get(self, args, match_id):
         """The state as the caller's seat (or a spectator) may see it, optionally at version ``at``."""
         mstate = _state(match_id)
@@ -121,7 +121,7 @@ class ViewResource(MethodView):
 class LegalMovesResource(MethodView):
     @authenticated(blp)
     @blp.response(200, s.LegalMovesOut)
-    @error_responses(blp, 403, 404)
+    @error_responses(blp, 403, 404, 501)
     def get(self, match_id):
         """Every move the caller's seat may make now (empty when it need not act)."""
         mstate = _state(match_id)
@@ -132,7 +132,7 @@ class LegalMovesResource(MethodView):
 class TurnResource(MethodView):
     @authenticated(blp)
     @blp.response(200, s.TurnOut)
-    @error_responses(blp, 403, 404)
+    @error_responses(blp, 403, 404, 501)
     def get(self, match_id):
         """Everything the caller's seat needs to decide, at one version: its view of the state and
         its legal moves (empty when it need not act), both from the same head state. Post one of
@@ -150,7 +150,7 @@ class MovesResource(MethodView):
     @authenticated(blp)
     @blp.arguments(s.MoveBody)
     @blp.response(201, s.MoveOut)
-    @error_responses(blp, 403, 404, 409)
+    @error_responses(blp, 403, 404, 409, 501)
     @blp.doc(parameters=[{"in": "header", "name": "Idempotency-Key", "required": False, "schema": {
         "type": "string", "minLength": 1, "maxLength": 200}, "description":
         "retries with the same key and body get the first answer (kept 24 h); 409 while that first request "
@@ -186,7 +186,7 @@ class MovesResource(MethodView):
 class ResignResource(MethodView):
     @authenticated(blp)
     @blp.response(201, s.MoveOut)
-    @error_responses(blp, 403, 404, 409)
+    @error_responses(blp, 403, 404, 409, 501)
     def post(self, match_id):
         """Leave the match. Two players: it ends at once and the opponent wins. More players: a greedy
         bot plays the seat from now on and the player is ranked last."""
@@ -204,7 +204,7 @@ class EventsResource(MethodView):
     @authenticated(blp, optional=True)
     @blp.arguments(s.EventsArgs, location="query")
     @blp.response(200, s.EventsOut)
-    @error_responses(blp, 404)
+    @error_responses(blp, 404, 501)
     def get(self, args, match_id):
         """The log, redacted for the caller, from ``after`` (at most ``limit`` events)."""
         mstate = _state(match_id)
@@ -214,7 +214,7 @@ class EventsResource(MethodView):
 @blp.route("/<match_id>/audit")
 class AuditResource(MethodView):
     @blp.response(200, s.AuditOut)
-    @error_responses(blp, 404)
+    @error_responses(blp, 404, 501)
     def get(self, match_id):
         """Checks the hash chain and the replay; once finished, reveals the seed and re-derives chance.
         Computed once per head hash and served from that result afterwards."""
@@ -249,7 +249,7 @@ class StreamResource(MethodView):
                          {"in": "query", "name": "after", "required": False, "schema": {"type": "integer"},
                           "description": "the same as Last-Event-ID, for clients that cannot set headers "
                                          "(EventSource's first connection)"}])
-    @error_responses(blp, 400, 404)
+    @error_responses(blp, 400, 404, 501)
     def get(self, match_id):
         """Server-sent events, one per log event (id = seq); honours Last-Event-ID. Ends after the
         final event of a finished match."""

@@ -46,4 +46,4 @@ def install(app: Flask) -> CORS | None:
         return None
     return CORS(app, resources={r"/*": {"origins": allowed if allowed != ["*"] else "*"}},
                 allow_headers=list(ALLOWED_HEADERS), expose_headers=list(EXPOSED_HEADERS), methods=list(METHODS),
-                supports_credentials=False, max_age=MAX_AGE_S, vary_header=True)
+                supports_credentials=False, max_age=MAX_AGE_S, vary_header=True, send_wildcard=allowed == ["*"])

@@ -26,12 +26,14 @@ compose:              ## the whole stack in containers (Docker with the compose 
 	@test -f deploy/.env || (umask 077 && echo "AUTH_SECRET=$$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')" > deploy/.env)
 	docker compose -f deploy/compose.yaml up -d --build
 
-demo: $(STAMP)        ## with `make run` going: a full match over HTTP (GAME=arkon by default)
+demo: $(STAMP)        ## with `make run` going: a full match over HTTP (GAME=arkon by default); finds the stack in .data/stack.json
 	$(PY) -m scripts.demo --game $(or $(GAME),arkon)
 
-bench: $(STAMP)       ## benchmarks; results to docs/benchmarks.md
-	$(PY) -m bench.run_all
+bench: $(STAMP)       ## benchmarks; results to docs/benchmarks.md. QUICK=1: shorter runs; ONLY=bench.replay: just those (no doc)
+	$(PY) -m bench.run_all $(if $(QUICK),--quick) $(foreach b,$(ONLY),--only $(b))
 
+# rebuild-scores, reindex-matches, migrate, compact: on REDIS_URL (or REDIS_CLUSTER_NODES) when set, else on
+# the stack `make run` recorded in .data/stack.json (DATA_DIR), else redis://127.0.0.1:6379/0; each says which.
 rebuild-scores: $(STAMP)  ## drop scoring data and rescore every finished match
 	$(PY) -m services.scoring.rebuild
 
@@ -44,8 +46,10 @@ migrate: $(STAMP)     ## run every schema migration now (each process also does 
 compact: $(STAMP)     ## compact every finished match now (COMPACT_AFTER_S does it in the background)
 	$(PY) -m services.rules.compact
 
-verify: $(STAMP)      ## check an exported match log offline: make verify FILE=match.ndjson
-	$(PY) -m shared.verify $(FILE)
+# make exits 2 whenever a command fails, so `make verify` exits 0 (genuine) or 2 (anything else; make's last
+# line, "Error N", gives the verifier's status). scripts/verify exits with the verifier's own 0/1/2/3.
+verify: $(STAMP)      ## check an exported match log offline: make verify FILE=match.ndjson (MATCH=<id>: download it first)
+	@scripts/verify $(if $(MATCH),--download $(MATCH)) $(FILE)
 
 clean:
 	rm -rf $(VENV) .data

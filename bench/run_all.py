@@ -1,18 +1,41 @@
 """Run every benchmark and write ``docs/benchmarks.md`` (JSON lines are also echoed).
 
-``python -m bench.run_all [--quick]``. Each benchmark compares against a baseline measured in the
-same run, because these machines are noisy: read the ratios, not the absolute numbers.
+``python -m bench.run_all [--quick] [--only MODULE ...] [--out PATH]`` (``make bench``,
+``make bench QUICK=1``, ``make bench ONLY=bench.replay``). Each benchmark compares against a
+baseline measured in the same run, because these machines are noisy: read the ratios, not the
+absolute numbers.
+
+* ``--quick``: every benchmark with shorter settings (a few minutes in all instead of tens);
+  the document says "(quick)".
+* ``--only MODULE`` (repeatable): just those benchmarks; their JSON lines are printed and the
+  document is not rewritten (unless ``--out`` names where to write one).
+* Progress goes to standard error: a line when each benchmark starts and when it ends, with its
+  elapsed time and the run's; the JSON lines go to standard output as they come.
+* Each benchmark runs in a session of its own, and this runner is the child subreaper of
+  everything below it (``bench.children``). SIGINT, SIGTERM or SIGHUP: the running benchmark gets
+  SIGINT (its ``finally`` blocks stop its servers), then whatever is still running below the
+  runner is stopped (SIGTERM, then SIGKILL), nothing is written, and the runner exits 128 + the
+  signal's number. After each benchmark, anything it left running is stopped too (and said).
+  Exit status 1 when a benchmark failed (the document is still written).
 """
 from __future__ import annotations
 
+import argparse
 import datetime
 import json
 import os
+import signal
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
+from . import children
+
 ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "benchmarks.md"
+BENCH_GRACE_S = 15  # how long an interrupted benchmark has to stop its own servers
 
 BENCHES = [
     ("bench.engine_selfplay", ["--seconds=3", "--runs=3"], ["--seconds=1", "--runs=1"]),
@@ -44,17 +67,76 @@ MEMORY_NOTE = (
     "Idempotency-Key answers, which expire 24 h after each move (not compacted, not counted above).")
 
 
-def run(module: str, args: list[str]) -> list[dict]:
-    out = subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, capture_output=True, text=True,
-                         env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    rows = []
-    for line in out.stdout.splitlines():
-        if line.startswith("{"):
-            print(line, flush=True)
-            rows.append(json.loads(line))
-    if out.returncode != 0:
-        print(out.stderr[-3000:], file=sys.stderr)
-    return rows
+class Interrupted(Exception):
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def progress(message: str) -> None:
+    print(f"bench: {message}", file=sys.stderr, flush=True)
+
+
+def _seconds(t: float) -> str:
+    return f"{t:.1f} s" if t < 120 else f"{int(t // 60)} min {t % 60:.0f} s"
+
+
+def run(module: str, args: list[str], *, index: int = 1, count: int = 1, started: float | None = None) -> tuple[
+        list[dict], int]:
+    """Run one benchmark in a session of its own, echoing its JSON lines as they come; its rows
+    and exit status. On ``Interrupted`` (raised by the signal handler) it is stopped first."""
+    started = time.monotonic() if started is None else started
+    t0 = time.monotonic()
+    tag = f"[{index}/{count}] {module}"
+    progress(f"{tag} {' '.join(args)}: started")
+    rows: list[dict] = []
+    with tempfile.TemporaryFile(mode="w+") as err:
+        proc = subprocess.Popen([sys.executable, "-m", module, *args], cwd=ROOT, stdout=subprocess.PIPE,
+                                stderr=err, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                                start_new_session=True, preexec_fn=children.signal_on_parent_death(signal.SIGINT))
+        try:
+            for line in proc.stdout:
+                if line.startswith("{"):
+                    print(line.rstrip("\n"), flush=True)
+                    rows.append(json.loads(line))
+            code = proc.wait()
+        except Interrupted as why:
+            progress(f"{tag}: interrupted ({why}) after {_seconds(time.monotonic() - t0)}; stopping it")
+            stop(proc)
+            raise
+        finally:
+            proc.stdout.close()
+        elapsed, total = _seconds(time.monotonic() - t0), _seconds(time.monotonic() - started)
+        if code == 0:
+            progress(f"{tag}: done in {elapsed}, {len(rows)} results (run so far: {total})")
+        else:
+            err.seek(0)
+            tail = err.read()[-3000:]
+            progress(f"{tag}: FAILED (exit status {code}) after {elapsed} (run so far: {total}); its stderr ends:")
+            print(tail, file=sys.stderr, flush=True)
+    left = children.stop_all(signal.SIGTERM, 5)
+    if left:
+        progress(f"{tag}: left {len(left)} processes running ({', '.join(map(str, sorted(left)))}); stopped them")
+    return rows, code
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Stop an interrupted benchmark and everything below this runner: SIGINT to the benchmark's
+    process group, up to BENCH_GRACE_S for it to exit, then SIGTERM and SIGKILL for what is left."""
+    try:
+        os.killpg(proc.pid, signal.SIGINT)
+    except ProcessLookupError:
+        pass
+    try:
+        proc.wait(BENCH_GRACE_S)
+    except subprocess.TimeoutExpired:
+        progress(f"{proc.args[2]} did not stop within {BENCH_GRACE_S} s of SIGINT")
+    rest = children.stop_all(signal.SIGTERM, 5, reaping=proc.poll() is not None)
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+    if rest:
+        progress(f"stopped {len(rest)} more processes it had left ({', '.join(map(str, sorted(rest)))})")
 
 
 def table(rows: list[dict], columns: list[str]) -> str:
@@ -70,9 +152,47 @@ def _get(row, dotted):
     return row
 
 
-def main() -> None:
-    quick = "--quick" in sys.argv
-    results = {m: run(m, quick_args if quick else args) for m, args, quick_args in BENCHES}
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.run_all", description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="shorter settings for every benchmark")
+    ap.add_argument("--only", action="append", default=[], choices=[m for m, _a, _q in BENCHES], metavar="MODULE",
+                    help="run only this benchmark (repeatable); the document is not rewritten unless --out is given")
+    ap.add_argument("--out", type=Path, help=f"where to write the document (default {DOC.relative_to(ROOT)})")
+    args = ap.parse_args(argv)
+    quick = args.quick
+    out = args.out or (None if args.only else DOC)
+    chosen = [(m, q if quick else a) for m, a, q in BENCHES if not args.only or m in args.only]
+    if not children.become_subreaper():
+        progress("cannot become the child subreaper (not Linux?): only process groups are stopped")
+    caught: list[int] = []
+
+    def interrupt(signum, _frame):
+        caught.append(signum)
+        if len(caught) == 1:
+            raise Interrupted(signum)
+        progress(f"{signal.Signals(signum).name} again: already stopping")
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, interrupt)
+    progress(f"{len(chosen)} benchmark{'s' if len(chosen) != 1 else ''}{' (quick)' if quick else ''}; "
+             f"results to {out.relative_to(ROOT) if out and out.is_relative_to(ROOT) else out or 'standard output'}")
+    started = time.monotonic()
+    results: dict[str, list[dict]] = {m: [] for m, _a, _q in BENCHES}
+    failed = []
+    try:
+        for i, (module, bench_args) in enumerate(chosen, 1):
+            results[module], code = run(module, bench_args, index=i, count=len(chosen), started=started)
+            if code != 0:
+                failed.append(module)
+    except Interrupted as why:
+        children.stop_all(signal.SIGTERM, 5)
+        progress(f"interrupted ({why}) after {_seconds(time.monotonic() - started)}: nothing written, "
+                 "no process left running")
+        return 128 + why.signum
+    progress(f"all done in {_seconds(time.monotonic() - started)}"
+             + (f"; FAILED: {', '.join(failed)}" if failed else ""))
+    if out is None:
+        return 1 if failed else 0
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     doc = [
         "# Benchmarks", "",
@@ -147,10 +267,11 @@ def main() -> None:
         "", MEMORY_AFTER, "", "## Raw results", "", "```",
         *[json.dumps(r) for rows in results.values() for r in rows], "```", "",
     ]
-    (ROOT / "docs").mkdir(exist_ok=True)
-    (ROOT / "docs/benchmarks.md").write_text("\n".join(doc))
-    print("wrote docs/benchmarks.md")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(doc))
+    progress(f"wrote {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -3,7 +3,8 @@
 Every process also migrates the areas it uses when it starts (``shared.migrations.ensure``: the
 first to start takes the area's lock, the others wait), so nothing needs to run this before an
 upgrade; it is there for operators who would rather migrate before starting the new release (an
-init container, a deploy step), and ``--status`` prints each area's version and migration log.
+init container, a deploy step), and ``--status`` prints each area's version and migration log. The Redis: the environment's
+(``REDIS_URL``...), else that of the stack ``make run`` recorded (``shared.stackfile``).
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import argparse
 import json
 import logging
 
-from shared import migrations
+from shared import migrations, stackfile
 from shared.auth import auth_migrations
 from shared.config import load, store_client
 
@@ -35,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--status", action="store_true", help="print each area's schema version and log; change nothing")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    stackfile.use("make migrate")  # the stack `make run` recorded, unless the environment names a Redis
     client = store_client(load())
     if not args.status:
         for area, steps in areas().items():

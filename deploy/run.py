@@ -13,6 +13,9 @@
 * A port that is taken is an error at start, never a silent use of another server.
 * ``REPLICAS_<PROGRAM>=N`` runs N processes of a Procfile entry (supervisord's ``numprocs``);
   replicas of a service share its port (gunicorn ``--reuse-port``).
+* Where the stack is — its pid, ports, URLs and Redis — is recorded in ``$DATA_DIR/stack.json``
+  (written atomically once supervisord has started, removed when the launcher exits), so that
+  ``make demo``, ``make compact`` and the other commands find it (``shared.stackfile``).
 """
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ import sys
 import time
 from pathlib import Path
 
+from shared import stackfile
 from shared.config import ConfigError, check_store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +47,7 @@ class StartError(Exception):
 
 
 def data_dir(env: dict) -> Path:
-    return Path(env.get("DATA_DIR") or ROOT / ".data")
+    return stackfile.data_dir(env)
 
 
 def auth_secret(env: dict) -> str:
@@ -203,6 +207,15 @@ def main() -> int:
     print("\n".join(said), flush=True)
     supervisord = subprocess.Popen([sys.executable, "-m", "supervisor.supervisord", "-n", "-c", str(conf)],
                                    env=env, preexec_fn=_die_with_parent, start_new_session=True)
+    record = stackfile.path(env)
+    try:
+        return supervise(supervisord, env, programs, record)
+    finally:
+        stackfile.remove(record, os.getpid())
+
+
+def supervise(supervisord: subprocess.Popen, env: dict, programs: dict[str, str], record: Path) -> int:
+    """Record the stack, then wait for supervisord, stopping it on SIGINT, SIGTERM or SIGHUP."""
     stopping = False
 
     def stop(signum, _frame):
@@ -214,6 +227,15 @@ def main() -> int:
 
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, stop)
+    embedded = int(env.get("EMBEDDED_REDIS_PORT", "6380")) if "redis" in programs else None
+    previous, _ = stackfile.read(record)
+    if previous and previous.get("pid") != os.getpid() and stackfile.running(previous):
+        print(f"note: {stackfile.shown(record)} recorded another running stack (launcher pid {previous['pid']}); "
+              "it now records this one", flush=True)
+    stackfile.write(record, stackfile.record(env, pid=os.getpid(), supervisor_pid=supervisord.pid,
+                                             embedded_redis_port=embedded))
+    print(f"recorded in {stackfile.shown(record)}: make demo, make compact, make rebuild-scores, "
+          "make reindex-matches, make migrate and scripts/verify --download find this stack there", flush=True)
     deadline = None
     while True:
         try:

@@ -4,6 +4,10 @@ One seat is played by this script exactly as a third-party client would, with th
 Python client (``tabletop_client``): register, open a table, read legal moves, post moves with the
 expected version (retried safely under an Idempotency-Key), and wait on the live event stream while
 the bots play. At the end it prints the standings, the scoring service's result and the audit.
+
+The services: ``--matchmaking``/``--rules``/``--scoring``, else ``MATCHMAKING_URL`` (or
+``MATCHMAKING_PORT``, as ``make run`` takes it) and so on, else the stack ``make run`` recorded in
+``.data/stack.json`` (``shared.stackfile``), else ports 8001-8003 on this machine.
 """
 from __future__ import annotations
 
@@ -16,7 +20,8 @@ import time
 from contextlib import closing
 import uuid
 
-from tabletop_client import ApiProblem, Tabletop
+from shared import stackfile
+from tabletop_client import ApiProblem, Tabletop, Unavailable
 
 
 def wait_for_change(events, version: int) -> None:
@@ -31,15 +36,25 @@ def main() -> int:
     ap.add_argument("--game", default="arkon")
     ap.add_argument("--players", type=int, default=None, help="seats (default: 3, or the game's maximum if lower)")
     ap.add_argument("--bot", default="greedy", choices=["random", "greedy", "search"])
-    ap.add_argument("--matchmaking", default=os.environ.get("MATCHMAKING_URL", "http://127.0.0.1:8001"))
-    ap.add_argument("--rules", default=os.environ.get("RULES_URL", "http://127.0.0.1:8002"))
-    ap.add_argument("--scoring", default=os.environ.get("SCORING_URL", "http://127.0.0.1:8003"))
+    ap.add_argument("--matchmaking", help="the matchmaking service's URL")
+    ap.add_argument("--rules", help="the rules service's URL")
+    ap.add_argument("--scoring", help="the scoring service's URL")
     ap.add_argument("--seed", type=int, default=None)
     args = ap.parse_args()
+    missing = tuple(name for name in stackfile.SERVICES if getattr(args, name.lower()) is None)
+    if missing:  # the environment's, else the stack `make run` recorded, else the defaults
+        stackfile.use("make demo", store=False, services=missing)
+        for name in missing:
+            setattr(args, name.lower(), os.environ[f"{name}_URL"])
     rnd = random.Random(args.seed)
     api = Tabletop(args.matchmaking, args.rules, args.scoring)
 
-    games = {g["id"]: g for g in api.games()}
+    try:
+        games = {g["id"]: g for g in api.games()}
+    except Unavailable as err:
+        print(f"make demo: no matchmaking service answers at {args.matchmaking} ({err}); is `make run` going?",
+              file=sys.stderr)
+        return 2
     if args.game not in games:
         print(f"unknown game {args.game!r}; the server hosts: {', '.join(games)}")
         return 2
@@ -90,7 +105,7 @@ def main() -> int:
     print("scoring result:", json.dumps(result, indent=2))
     audit = api.audit(match_id)
     print("audit:", json.dumps(audit, indent=2))
-    print(f"export and verify it offline: .venv/bin/python -m shared.verify --download {args.rules} {match_id}")
+    print(f"export and verify it offline: scripts/verify --download {args.rules} {match_id}")
     ok = audit.get("chain_valid") and audit.get("replay_valid") and audit.get("chance_valid")
     return 0 if ok else 1
 

@@ -1,4 +1,7 @@
-"""Verify an exported match log offline: ``python -m shared.verify FILE`` (``make verify FILE=...``).
+"""Verify an exported match log offline: ``python -m shared.verify FILE`` (or ``scripts/verify FILE``).
+
+``make verify FILE=...`` runs it too, but make's own exit status is 0 or 2 (make exits 2 whenever a
+command fails); ``scripts/verify`` and this module exit with the statuses below.
 
 No server and no Redis: the file alone, and the games' rules in this checkout. The checks, in
 order, stop at the first problem, which names the record (its ``seq``; the file's line is seq+1):
@@ -18,13 +21,16 @@ Exit status 0 only when every check passes, 1 when the log is not genuine, 2 whe
 be read or downloaded, and 3 when the log names rules (a game at an engine version) that this
 checkout does not have: then the chain and the seed are still checked, but chance and replay cannot
 be, and the verdict is CANNOT CHECK — never NOT GENUINE.
-``--json`` prints the report as JSON; ``--download RULES_URL MATCH_ID`` fetches the export with the
-Python client (``tabletop_client``) first.
+``--json`` prints the report as JSON; ``--download [RULES_URL] MATCH_ID`` fetches the export with the
+Python client (``tabletop_client``) first — from ``RULES_URL`` when given, else the environment's
+``RULES_URL`` (or ``RULES_PORT``), else the stack ``make run`` recorded (``shared.stackfile``), else
+``http://127.0.0.1:8002``.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -142,17 +148,30 @@ def verify_file(path: str | Path, *, head_hash: str | None = None) -> Report:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m shared.verify", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m shared.verify", description=__doc__.splitlines()[0],
+        usage="%(prog)s [-h] [--head-hash H] [--json] (FILE | --download [RULES_URL] MATCH_ID [FILE])")
     ap.add_argument("file", nargs="?", help="an export (GET /v1/matches/{id}/export)")
-    ap.add_argument("--download", nargs=2, metavar=("RULES_URL", "MATCH_ID"),
-                    help="download the match's export first (to FILE, or match-<id>.ndjson)")
+    ap.add_argument("--download", nargs="+", metavar="ARG",
+                    help="[RULES_URL] MATCH_ID: download the match's export first (to FILE, or match-<id>.ndjson); "
+                         "without RULES_URL: $RULES_URL, $RULES_PORT, the stack `make run` recorded, or :8002")
     ap.add_argument("--head-hash", help="the head hash you hold from elsewhere (the match page, a player)")
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
     args = ap.parse_args(argv)
     if args.download:
         from tabletop_client import ApiProblem, Tabletop, Unavailable
 
-        url, match_id = args.download
+        values = list(args.download)  # argparse gives a FILE after them to --download too
+        url = values.pop(0) if "://" in values[0] else None
+        if not values or len(values) > 2 or (len(values) == 2 and args.file):
+            ap.error("--download takes [RULES_URL] MATCH_ID, then optionally FILE")
+        match_id = values.pop(0)
+        args.file = args.file or (values[0] if values else None)
+        if url is None:
+            from . import stackfile
+
+            stackfile.use("verify --download", store=False, services=("RULES",))
+            url = os.environ["RULES_URL"]
         args.file = args.file or f"match-{match_id}.ndjson"
         try:
             Tabletop(rules_url=url).download_export(match_id, args.file)
@@ -161,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         print(f"downloaded {args.file}")
     if not args.file:
-        ap.error("name the export FILE (or --download RULES_URL MATCH_ID)")
+        ap.error("name the export FILE (or --download [RULES_URL] MATCH_ID)")
     from .engine import registry
 
     registry.load_all()

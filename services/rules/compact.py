@@ -5,7 +5,8 @@
 
 Safe beside running services (a compacted match reads back the same) and safe to interrupt or run
 twice: each compaction is idempotent and crash-safe (``shared.eventstore.compaction``). Walks
-every match's meta with ``SCAN`` — an operator's command, never a request path.
+every match's meta with ``SCAN`` — an operator's command, never a request path. The Redis: the
+environment's (``REDIS_URL``...), else that of the stack ``make run`` recorded (``shared.stackfile``).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import argparse
 import collections
 import logging
 
+from shared import stackfile
 from shared.config import load, store_client
 from shared.eventstore.compaction import COMPACTED, CompactionRefused, Compactor
 from shared.eventstore.store import EventStore, keys
@@ -33,6 +35,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--match", action="append", default=[], help="compact only this match (repeatable)")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    stackfile.use("make compact")  # the stack `make run` recorded, unless the environment names a Redis
     client = store_client(load())
     store = EventStore(client)
     compactor = Compactor(store)

@@ -2,7 +2,8 @@
 matches from ``stream:matches:finished`` (consumer group ``rules-index``).
 
 ``python -m services.rules.indexer``            — run (deploy/Procfile: ``rules_indexer``)
-``python -m services.rules.indexer --rebuild``  — drop the index and rebuild it from the logs
+``python -m services.rules.indexer --rebuild``  — drop the index and rebuild it from the logs (on the
+environment's Redis, else that of the stack ``make run`` recorded: ``shared.stackfile``)
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import logging
 
 import redis
 
-from shared import metrics
+from shared import metrics, stackfile
 from shared.config import load, store_client
 from shared.resilience import stop_on_signals
 from shared.streams import MATCHES_FINISHED, Consumer
@@ -33,6 +34,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rebuild", action="store_true", help="drop the index and rebuild it from every match's log")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    if args.rebuild:  # an operator's command: the stack `make run` recorded, unless the environment names a Redis
+        stackfile.use("make reindex-matches")
     client = store_client(load())
     migrate(client)
     index = MatchIndex(client)

@@ -23,6 +23,10 @@
    so their finished matches would keep their streams and snapshots for ever. Every ended match
    that is neither compacted nor scheduled is put in ``rules:compactions``, ``COMPACT_AFTER_S``
    from now (with compaction off: nothing; ``make compact`` still compacts the backlog).
+5. Snapshots of older releases are dropped. A snapshot now carries the layout of the code that made
+   it (``shared.envelope.state_layout``) and reads pass over any other, so those written before
+   (every release up to b2b240a) are never used again; they only hold memory. Each snapshot without
+   a layout is removed (an active match writes new ones as it goes on).
 """
 from __future__ import annotations
 
@@ -138,9 +142,21 @@ def _compact_old_matches(client: redis.Redis) -> dict:
     return {"scheduled": scheduled, "after_s": after_s}
 
 
+def _drop_snapshots_without_layout(client: redis.Redis) -> dict:
+    store, dropped, matches = EventStore(client), 0, 0
+    for match_id in store.match_ids():
+        key = keys(match_id)["snaps"]
+        stale = [raw for raw in client.zrange(key, 0, -1) if "layout" not in loads(raw)]
+        if stale:
+            matches += 1
+            dropped += client.zrem(key, *stale)
+    return {"matches": matches, "snapshots": dropped}
+
+
 MIGRATIONS = [
     Migration(1, "every match is in the match index", _index_every_match),
     Migration(2, "Idempotency-Key answers one string each, expiring", _idempotency_strings),
     Migration(3, "follow-ups (bot turns, deadlines, results) of matches of older releases", _followups_for_old_matches),
     Migration(4, "finished matches of older releases are scheduled for compaction", _compact_old_matches),
+    Migration(5, "snapshots of older releases (without a layout) are dropped", _drop_snapshots_without_layout),
 ]

@@ -7,12 +7,16 @@ No result is ever dropped: before dropping anything, every stored result that ha
 (``migrations.backfill_inputs``: data of older releases), and after the replay every result that
 existed before is compared with the one scored again (``rebuild`` returns how many differ in
 ``report``; the command prints them and exits 1 if any does).
+
+The Redis: the environment's (``REDIS_URL``...), else that of the stack ``make run`` recorded
+(``shared.stackfile``).
 """
 from __future__ import annotations
 
 import redis
 
 from shared.canonical import loads
+from shared import stackfile
 from shared.config import load, store_client
 
 from .migrations import backfill_inputs
@@ -53,6 +57,7 @@ def rebuild(client: redis.Redis, chunk: int = 500, report: dict | None = None) -
 
 def main() -> None:
     report: dict = {}
+    stackfile.use("make rebuild-scores")  # the stack `make run` recorded, unless the environment names a Redis
     n = rebuild(store_client(load()), report=report)
     print(f"rescored {n} finished matches")
     if report["lost"] or report["differ"]:

@@ -35,7 +35,7 @@ def corpus_id(path: Path) -> str:
 def registered_versions() -> set[tuple[str, str]]:
     """Every (game, engine version) installed, the test-only games (``GAME_MODULES``) left out."""
     registry.load_all()
-    games = registry._games.values()  # with registry.installed(): games = registry.installed()
+    games = registry.installed()
     return {(g.id, g.version) for g in games if not type(g).__module__.startswith("tests.")}
 
 

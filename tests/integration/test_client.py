@@ -2,6 +2,7 @@
 problem documents raised as ``ApiProblem``, a move whose answer is lost retried under one
 Idempotency-Key and applied once, SSE iteration with resumption, the index paged, the export
 downloaded and verified (also by ``python -m shared.verify --download``)."""
+import os
 import subprocess
 import sys
 
@@ -145,6 +146,12 @@ def test_the_export_downloads_and_verifies(stack, finished_match, tmp_path):
     missing = subprocess.run([sys.executable, "-m", "shared.verify", "--download", stack.rules, "no-such-match",
                               str(tmp_path / "none.ndjson")], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert missing.returncode == 2 and "404" in missing.stderr
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RULES_")}
+    no_url = subprocess.run([sys.executable, "-m", "shared.verify", "--download", finished_match, "--json",
+                             str(tmp_path / "env.ndjson")], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                            env=dict(env, RULES_URL=stack.rules))  # RULES_URL optional: the environment's
+    assert no_url.returncode == 0 and (tmp_path / "env.ndjson").exists(), no_url.stdout + no_url.stderr
+    assert f"verify --download: rules {stack.rules} (RULES_URL)" in no_url.stderr
 
 
 def test_scoring_and_service_calls(stack, finished_match):

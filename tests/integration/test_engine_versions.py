@@ -95,6 +95,11 @@ def test_the_verifier_cannot_check_a_log_of_rules_it_lacks_and_does_not_call_it_
     as_json = subprocess.run([sys.executable, "-m", "shared.verify", "--json", str(path)], cwd=ROOT,
                              capture_output=True, text=True)
     assert as_json.returncode == 3 and loads(as_json.stdout)["verdict"] == "cannot check"
+    script = subprocess.run([str(ROOT / "scripts" / "verify"), str(path)], capture_output=True, text=True)
+    assert script.returncode == 3 and script.stdout.strip().endswith("CANNOT CHECK"), script.stdout + script.stderr
+    make = subprocess.run(["make", "-s", "-C", str(ROOT), "-o", ".venv/.installed", "verify", f"FILE={path}"],
+                          capture_output=True, text=True)
+    assert make.returncode == 2 and make.stderr.strip().endswith("verify] Error 3"), make.stderr
 
 
 def test_a_forged_log_of_installed_rules_is_still_not_genuine(unknown_version_export):

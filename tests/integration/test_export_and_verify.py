@@ -190,8 +190,35 @@ def test_the_command_line_verifier_exits_0_only_for_a_genuine_log(duel_export, t
     assert ok.returncode == 0 and "GENUINE" in ok.stdout, ok.stdout + ok.stderr
     bad = subprocess.run([sys.executable, "-m", "shared.verify", str(forged)], **env_run)
     assert bad.returncode == 1 and "record 3" in bad.stdout and "NOT GENUINE" in bad.stdout, bad.stdout
-    via_make = subprocess.run(["make", "-s", "-o", ".venv/.installed", "verify", f"FILE={forged}"], **env_run)
-    assert via_make.returncode != 0 and "record 3" in via_make.stdout
+    unreadable = subprocess.run([sys.executable, "-m", "shared.verify", str(tmp_path / "missing.ndjson")], **env_run)
+    assert unreadable.returncode == 2 and "cannot read" in unreadable.stderr
+
+
+def test_scripts_verify_keeps_the_verifiers_exit_status_and_make_verify_exits_0_or_2(duel_export, tmp_path):
+    """What README.md and docs/api.md promise: ``scripts/verify`` exits 0 / 1 / 2 (and 3, in
+    test_engine_versions); ``make verify`` exits 0 for a genuine log and 2 otherwise, its last line
+    naming the verifier's status."""
+    genuine = tmp_path / "genuine.ndjson"
+    genuine.write_bytes(b"".join(duel_export))
+    records = records_of(duel_export)
+    records[2]["data"] = dict(records[2]["data"], x=1)
+    forged = tmp_path / "forged.ndjson"
+    forged.write_bytes(b"".join(with_records(duel_export, records)))
+    env_run = dict(cwd=tmp_path, capture_output=True, text=True, timeout=120)  # FILE relative to the caller
+    script = str(ROOT / "scripts" / "verify")
+    for name, status, verdict in (("genuine.ndjson", 0, "GENUINE"), ("forged.ndjson", 1, "NOT GENUINE")):
+        out = subprocess.run([script, name], **env_run)
+        assert out.returncode == status and out.stdout.strip().endswith(verdict), out.stdout + out.stderr
+    missing = subprocess.run([script, "missing.ndjson"], **env_run)
+    assert missing.returncode == 2 and "cannot read missing.ndjson" in missing.stderr
+    make = ["make", "-s", "-C", str(ROOT), "-o", ".venv/.installed", "verify"]  # the stamp: never reinstall here
+    ok = subprocess.run([*make, f"FILE={genuine}"], **env_run)
+    assert ok.returncode == 0 and ok.stdout.strip().endswith("GENUINE"), ok.stdout + ok.stderr
+    bad = subprocess.run([*make, f"FILE={forged}"], **env_run)
+    assert bad.returncode == 2 and "record 3" in bad.stdout and bad.stdout.strip().endswith("NOT GENUINE")
+    assert bad.stderr.strip().endswith("verify] Error 1"), bad.stderr
+    gone = subprocess.run([*make, f"FILE={tmp_path / 'missing.ndjson'}"], **env_run)
+    assert gone.returncode == 2 and gone.stderr.strip().endswith("verify] Error 2"), gone.stderr
 
 
 # ----- the HTTP endpoint, on the stack --------------------------------------------------------

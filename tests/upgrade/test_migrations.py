@@ -170,6 +170,17 @@ def test_idempotency_hash_becomes_expiring_strings_with_the_request_fingerprint(
     assert r.zscore("rules:followups", "m1|upgrade") is not None
 
 
+def test_snapshots_of_older_releases_are_dropped_and_todays_kept(r):
+    from services.rules.migrations import MIGRATIONS
+
+    r.hset("{m:s1}:meta", mapping={"version": 60, "status": "active"})
+    old = [dumps({"v": v, "s": {"game": {"v": v}}}) for v in (10, 20)]
+    today = dumps({"v": 30, "layout": "arkon@3:abc:def", "s": {"game": {}}})
+    r.zadd("{m:s1}:snaps", {old[0]: 10, old[1]: 20, today: 30})
+    ensure(r, "rules", MIGRATIONS)
+    assert [x.decode() for x in r.zrange("{m:s1}:snaps", 0, -1)] == [today]
+
+
 # ----- scoring: inputs for every result ---------------------------------------------------------------
 def _finished(match_id: str, seats: list[dict], ranks: list[int]) -> dict:
     return {"match_id": match_id, "game": "arkon", "status": "finished", "seats": seats,

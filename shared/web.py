@@ -72,6 +72,8 @@ def _error_status_names() -> dict[int, str]:
 
 COMMON_ERRORS = (400, 413, 414, 429, 503)  # any operation may answer these (bad input, limits, outages)
 RETRY_AFTER = {"description": "seconds to wait before retrying", "schema": {"type": "integer"}}
+WWW_AUTHENTICATE = {"description": '`Bearer realm="tabletop"`, with `error="invalid_token"` for a token that is '
+                                   "invalid, expired or revoked (RFC 6750)", "schema": {"type": "string"}}
 
 
 class ProblemApi(Api):
@@ -87,6 +89,8 @@ class ProblemApi(Api):
                         "content": {PROBLEM: {"schema": self.ERROR_SCHEMA}}}
             if status in (429, 503):
                 response["headers"] = {"Retry-After": RETRY_AFTER}
+            if status == 401:
+                response["headers"] = {"WWW-Authenticate": WWW_AUTHENTICATE}
             self.spec.components.response(status.name, response, lazy=True)
         self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, {
             "description": "any other error", "content": {PROBLEM: {"schema": self.ERROR_SCHEMA}}}, lazy=True)
@@ -120,6 +124,8 @@ class ProblemResponsesPlugin(BasePlugin):
                     response["content"] = {PROBLEM: {"schema": {"$ref": "#/components/schemas/Problem"}}}
                 if str(status) in ("429", "503") and isinstance(response, dict):
                     response.setdefault("headers", {}).setdefault("Retry-After", RETRY_AFTER)
+                if str(status) == "401" and isinstance(response, dict):
+                    response.setdefault("headers", {}).setdefault("WWW-Authenticate", WWW_AUTHENTICATE)
             for status in COMMON_ERRORS:
                 if status not in responses and str(status) not in responses:
                     responses[status] = names[status]
@@ -134,6 +140,8 @@ class ProblemResponsesPlugin(BasePlugin):
                                     "content": {PROBLEM: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
                         if code in (429, 503):
                             response["headers"] = {"Retry-After": RETRY_AFTER}
+                        if code == 401:
+                            response["headers"] = {"WWW-Authenticate": WWW_AUTHENTICATE}
                         responses[status] = response
                     if isinstance(response, dict) and "$ref" not in response:
                         for name, header in RATELIMIT_HEADERS.items():

@@ -185,6 +185,10 @@ def test_every_document_declares_bearer_security_and_says_so_per_operation(specs
     for _, _, _, op in operations(specs):
         if security_of(op) != "public":
             assert "401" in op["responses"]
+            response = op["responses"]["401"]
+            if "$ref" in response:
+                response = specs["matchmaking"]["components"]["responses"][response["$ref"].rsplit("/", 1)[1]]
+            assert "WWW-Authenticate" in response["headers"]
 
 
 def test_both_event_streams_declare_last_event_id(specs):

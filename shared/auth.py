@@ -129,9 +129,10 @@ class Tokens:
         return None
 
     def from_header(self, header: str | None) -> Principal | None:
-        if not header or not header.startswith("Bearer "):
+        scheme, _, token = (header or "").partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():  # the scheme is case-insensitive (RFC 9110)
             return None
-        return self.verify(header[len("Bearer "):].strip())
+        return self.verify(token.strip())
 
 
 def _legacy_token_expiry(client: redis.Redis) -> dict:

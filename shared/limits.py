@@ -16,9 +16,17 @@ and the token limit bounds each player. ``RATE_LIMITS=off`` disables them. The r
 tokens are exempt (minted with the shared secret for one seat of one match). A breach answers 429
 problem+json with ``Retry-After`` (seconds). Reads other than streams are not limited. When Redis
 cannot be reached the limits are skipped (the request then meets Redis itself and answers for that).
+
+Every answer to a limited request, success or not, carries the IETF fields of
+draft-ietf-httpapi-ratelimit-headers (flask-limiter's own headers are the older ``X-RateLimit-*``
+and put ``Retry-After`` on every answer, so these are written here, from the limits flask-limiter
+evaluated for the request): ``RateLimit-Policy: "<scope>";q=<quota>;w=<window s>`` and
+``RateLimit: "<scope>";r=<remaining>;t=<s until the window resets>``, one item per limit that
+applied. Reading the window costs a second Redis round trip, on limited requests only.
 """
 from __future__ import annotations
 
+import logging
 import math
 import os
 import time
@@ -81,6 +89,22 @@ def _limit(setting: str, key, scope: str, applies) -> ApplicationLimit:
     return ApplicationLimit(lambda: _setting(setting), key_function=key, scope=scope, exempt_when=exempt)
 
 
+def _reset_in(limit: RequestLimit) -> int:
+    return max(0, math.ceil(limit.window[0] - time.time()))
+
+
+def ratelimit_fields(limits: list[RequestLimit]) -> dict[str, str]:
+    """The ``RateLimit`` and ``RateLimit-Policy`` fields for the limits that applied to a request."""
+    policies, states = [], []
+    for limit in limits:
+        name = str(limit.request_args[-1]) if limit.request_args else "default"  # the scope
+        policies.append(f'"{name}";q={limit.limit.amount};w={limit.limit.get_expiry()}')
+        remaining = 0 if limit.breached else max(0, limit.remaining)
+        reset = max(1, _reset_in(limit)) if limit.breached else _reset_in(limit)
+        states.append(f'"{name}";r={remaining};t={reset}')
+    return {"RateLimit-Policy": ", ".join(policies), "RateLimit": ", ".join(states)} if policies else {}
+
+
 def _breach(limit: RequestLimit) -> Response:
     from .web import problem
 
@@ -111,6 +135,16 @@ def install(app: Flask, storage_uri: str) -> Limiter | None:
     @app.errorhandler(RateLimitExceeded)
     def _limited(err: RateLimitExceeded):
         return err.response or _breach_fallback(err)
+
+    @app.after_request
+    def _ratelimit_headers(response: Response) -> Response:
+        try:
+            applied = limiter.current_limits
+            if applied:
+                response.headers.update(ratelimit_fields(applied))
+        except Exception:  # the limits' Redis is unreachable: the answer goes out without the fields
+            logging.getLogger("limits").warning("rate limit fields skipped", exc_info=True)
+        return response
 
     return limiter
 

@@ -9,6 +9,7 @@ nesting and number sizes before any schema sees them, URLs longer than ``MAX_URL
 """
 from __future__ import annotations
 
+import functools
 import http
 import json
 import logging
@@ -27,6 +28,7 @@ from .canonical import dumps
 from .engine import registry
 from .eventstore.damage import DamagedLog
 from .config import CLUSTER_OUTAGE, Config, limits_storage_uri
+from .cors import install as install_cors
 from .limits import install as install_limits
 
 PROBLEM = "application/problem+json"
@@ -58,7 +60,9 @@ class ProblemSchema(Schema):
     title = fields.String(required=True)
     status = fields.Integer(required=True)
     detail = fields.String(required=True, metadata={"description": "what went wrong, for a human"})
-    errors = fields.Dict(metadata={"description": "validation messages per field"})
+    errors = fields.Dict(keys=fields.String(), values=fields.List(fields.String()), metadata={
+        "description": "a request that fails validation (422): the messages for each invalid field, by the field's name (a nested "
+                       "field as a dotted path such as `seats.1.bot`; `body` or `query` for the whole body or query)"})
     current_version = fields.Integer(metadata={"description": "409 stale-version: the match's version now"})
     seq = fields.Integer(allow_none=True, metadata={
         "description": "503 damaged-log: the first record that cannot be read back (null: the seed, the meta, "
@@ -72,6 +76,8 @@ def _error_status_names() -> dict[int, str]:
 
 COMMON_ERRORS = (400, 413, 414, 429, 503)  # any operation may answer these (bad input, limits, outages)
 RETRY_AFTER = {"description": "seconds to wait before retrying", "schema": {"type": "integer"}}
+WWW_AUTHENTICATE = {"description": '`Bearer realm="tabletop"`, with `error="invalid_token"` for a token that is '
+                                   "invalid, expired or revoked (RFC 6750)", "schema": {"type": "string"}}
 
 
 class ProblemApi(Api):
@@ -87,17 +93,33 @@ class ProblemApi(Api):
                         "content": {PROBLEM: {"schema": self.ERROR_SCHEMA}}}
             if status in (429, 503):
                 response["headers"] = {"Retry-After": RETRY_AFTER}
+            if status == 401:
+                response["headers"] = {"WWW-Authenticate": WWW_AUTHENTICATE}
             self.spec.components.response(status.name, response, lazy=True)
         self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, {
             "description": "any other error", "content": {PROBLEM: {"schema": self.ERROR_SCHEMA}}}, lazy=True)
 
 
+RATELIMIT_HEADERS = {
+    "RateLimit-Policy": {"description": 'the quota policy that applies, e.g. `"writes-token";q=3000;w=60` '
+                                        "(draft-ietf-httpapi-ratelimit-headers)", "schema": {"type": "string"}},
+    "RateLimit": {"description": 'what is left of it, e.g. `"writes-token";r=2999;t=42` (r: requests left, '
+                                 "t: seconds until the window resets)", "schema": {"type": "string"}},
+}
+
+
+def is_rate_limited(path: str, method: str) -> bool:
+    """Whether requests to this operation count against a rate limit (shared/limits.py)."""
+    return method.upper() in ("POST", "PUT", "PATCH", "DELETE") or (method.upper() == "GET" and path.endswith("/stream"))
+
+
 class ProblemResponsesPlugin(BasePlugin):
-    """Documents the errors every operation can give (and a default error) on every operation."""
+    """Documents the errors every operation can give (and a default error) on every operation, and
+    the rate limit fields on every answer of a rate-limited operation."""
 
     def operation_helper(self, path=None, operations=None, **kwargs):
         names = _error_status_names()
-        for operation in (operations or {}).values():
+        for method, operation in (operations or {}).items():
             responses = operation.setdefault("responses", {})
             responses.setdefault("default", ProblemApi.DEFAULT_ERROR_RESPONSE_NAME)
             for status, response in responses.items():  # an error described in words only: a problem too
@@ -106,9 +128,28 @@ class ProblemResponsesPlugin(BasePlugin):
                     response["content"] = {PROBLEM: {"schema": {"$ref": "#/components/schemas/Problem"}}}
                 if str(status) in ("429", "503") and isinstance(response, dict):
                     response.setdefault("headers", {}).setdefault("Retry-After", RETRY_AFTER)
+                if str(status) == "401" and isinstance(response, dict):
+                    response.setdefault("headers", {}).setdefault("WWW-Authenticate", WWW_AUTHENTICATE)
             for status in COMMON_ERRORS:
                 if status not in responses and str(status) not in responses:
                     responses[status] = names[status]
+            if path and is_rate_limited(path, method):
+                for status in list(responses):
+                    if not str(status).isdigit():
+                        continue
+                    response = responses[status]
+                    if isinstance(response, str):  # a shared component: described here, to carry the fields
+                        code = int(status)
+                        response = {"description": http.HTTPStatus(code).phrase,
+                                    "content": {PROBLEM: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+                        if code in (429, 503):
+                            response["headers"] = {"Retry-After": RETRY_AFTER}
+                        if code == 401:
+                            response["headers"] = {"WWW-Authenticate": WWW_AUTHENTICATE}
+                        responses[status] = response
+                    if isinstance(response, dict) and "$ref" not in response:
+                        for name, header in RATELIMIT_HEADERS.items():
+                            response.setdefault("headers", {}).setdefault(name, header)
 
 
 def error_responses(blp, *statuses: int):
@@ -121,6 +162,49 @@ def error_responses(blp, *statuses: int):
         return func
 
     return decorator
+
+
+# ----- authentication in the OpenAPI document ------------------------------------------------------
+BEARER = "bearer"
+SECURITY_SCHEME = {
+    "type": "http", "scheme": "bearer",
+    "description": "A player's token from `POST /v1/players` (or `POST /v1/players/me/token`), sent as "
+                   "`Authorization: Bearer <token>`. A missing token where one is required, and an invalid, "
+                   "expired or revoked one anywhere, is a 401 problem with `WWW-Authenticate: Bearer`."}
+REQUIRED_AUTH = [{BEARER: []}]        # the operation needs a token
+OPTIONAL_AUTH = [{}, {BEARER: []}]    # anonymous or with a token (then it must be valid)
+
+
+def authenticated(blp, *, optional: bool = False):
+    """Decorator (put it above flask-smorest's own): the operation needs a bearer token (or, with
+    ``optional``, takes one). The token is checked before anything else, the body included, so a
+    missing (when required) or bad token is always a 401; the operation's ``security`` and its 401
+    response are documented."""
+
+    def decorator(func):
+        @functools.wraps(func)
+        def checked(*args, **kwargs):
+            principal(required=not optional)
+            return func(*args, **kwargs)
+
+        checked._auth = "optional" if optional else "required"  # read by check_token_first
+        documented = blp.doc(security=OPTIONAL_AUTH if optional else REQUIRED_AUTH)(checked)
+        return blp.alt_response(401, response="UNAUTHORIZED")(documented)
+
+    return decorator
+
+
+def check_token_first() -> None:
+    """Before the body is read: the token of an operation marked ``authenticated`` (401 when it is
+    missing where required, or bad). Runs after the rate limits, which count refused requests too."""
+    view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
+    cls = getattr(view, "view_class", None)
+    handler = getattr(cls, request.method.lower(), None) if cls is not None else view
+    if handler is None and cls is not None and request.method == "HEAD":
+        handler = getattr(cls, "get", None)
+    mode = getattr(handler, "_auth", None)
+    if mode:
+        principal(required=mode == "required")
 
 
 # ----- hostile input ---------------------------------------------------------------------------
@@ -182,13 +266,46 @@ def check_url_length() -> None:
 
 
 # ----- error handlers --------------------------------------------------------------------------
-def _jsonable(value):
-    """Validation messages with string keys (marshmallow indexes list items by int)."""
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return value
+def _field_messages(messages, path: str, out: dict[str, list[str]]) -> None:
+    """Flatten marshmallow's nested messages into {dotted field path: [message, ...]}."""
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            key = str(key)
+            _field_messages(value, path if key == "_schema" else f"{path}.{key}" if path else key, out)
+    elif isinstance(messages, (list, tuple)) and all(isinstance(m, str) for m in messages):
+        out.setdefault(path, []).extend(messages)
+    elif isinstance(messages, (list, tuple)):
+        for i, value in enumerate(messages):
+            _field_messages(value, f"{path}.{i}" if path else str(i), out)
+    else:
+        out.setdefault(path, []).append(str(messages))
+
+
+LOCATIONS = {"json": "body", "form": "body", "querystring": "query", "query": "query", "headers": "headers",
+             "view_args": "path"}
+
+
+def validation_errors(messages: dict) -> dict[str, list[str]]:
+    """webargs' messages (by location, then field) as {field: [messages]}: body and query fields by
+    their names, a message about a whole body or query under ``body`` or ``query``."""
+    out: dict[str, list[str]] = {}
+    for location, value in messages.items():
+        where = LOCATIONS.get(str(location), str(location))
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                _field_messages(inner, where if str(key) == "_schema" else str(key), out)
+        else:
+            _field_messages(value, where, out)
+    return out
+
+
+def validation_detail(errors: dict[str, list[str]]) -> str:
+    """A sentence for a human: which fields are invalid and why (the first message of each)."""
+    shown = [f"{field} ({msgs[0].rstrip('.')})" if msgs else field for field, msgs in list(errors.items())[:3]]
+    more = len(errors) - len(shown)
+    tail = f" and {more} more" if more > 0 else ""
+    noun = "field of the request is" if len(errors) == 1 else "fields of the request are"
+    return f"{len(errors)} {noun} invalid: {', '.join(shown)}{tail}."
 
 
 def _http_error(err: HTTPException) -> Response:
@@ -196,10 +313,9 @@ def _http_error(err: HTTPException) -> Response:
     data = getattr(err, "data", None) or {}
     messages = data.get("messages") if isinstance(data, dict) else None
     extra = {}
-    if messages:
-        messages = _jsonable(messages)
-        extra["errors"] = messages
-        detail = f"invalid request: {dumps(messages)}"
+    if messages and isinstance(messages, dict):
+        extra["errors"] = validation_errors(messages)
+        detail = validation_detail(extra["errors"])
     headers = {k: v for k, v in err.get_headers() if k.lower() != "content-type"}  # Allow on a 405
     return problem(err.code or 500, err.name, detail, headers=headers, **extra)
 
@@ -248,15 +364,23 @@ def create_base_app(name: str, config: Config, client: redis.Redis, version: str
     app.extensions["redis"] = client
     app.extensions["tokens"] = Tokens(config.auth_secret, client)
     metrics.install(app, name, [metrics.StreamLag(client, metrics.stream_groups_of(name))])  # GET /metrics
-    apidocs.configure(app)  # /docs: Swagger UI with local assets
+    apidocs.configure(app, name)  # /docs: Swagger UI with local assets; the document's Markdown description
     api = ProblemApi(app, spec_kwargs={"extra_plugins": [ProblemResponsesPlugin()]})
+    api.spec.components.security_scheme(BEARER, SECURITY_SCHEME)
+    install_cors(app)  # CORS_ORIGINS
+    # in this order: the request target's length, the rate limits (so that every refusal below
+    # counts, and says so), the token, the body
     app.before_request(check_url_length)
-    app.before_request(check_json_body)
     install_limits(app, limits_storage_uri(config))
+    app.before_request(check_token_first)
+    app.before_request(check_json_body)
 
     @app.errorhandler(ApiError)
     def _api_error(err: ApiError):
         headers = {"Retry-After": str(REDIS_RETRY_AFTER_S)} if err.status == 503 else None
+        if err.status == 401:  # RFC 6750: say which scheme, and whether the token itself was at fault
+            headers = {"WWW-Authenticate": 'Bearer realm="tabletop"' + (
+                ', error="invalid_token"' if err.slug == "invalid-token" else "")}
         answer = problem(err.status, err.title, err.detail, err.slug, headers=headers, **err.extra)
         if "retry_after" in err.extra:
             answer.headers["Retry-After"] = str(err.extra["retry_after"])

@@ -15,7 +15,7 @@ from shared.canonical import dumps
 from shared.config import Config, load, store_client
 from shared.engine import registry
 from shared.migrations import ensure
-from shared.web import PROBLEM, ApiError, create_base_app, principal
+from shared.web import PROBLEM, ApiError, authenticated, create_base_app, error_responses, principal
 
 from . import schemas as s
 from .forming import Former
@@ -31,6 +31,11 @@ blp = Blueprint("matchmaking", __name__, url_prefix="/v1", description="Players,
 
 def _ext(name):
     return current_app.extensions[name]
+
+
+def player_auth(func):
+    """The operation needs a player's token (401 without a valid one; 403 for a bot's token)."""
+    return authenticated(blp)(error_responses(blp, 403)(func))
 
 
 def _player_id() -> str:
@@ -66,8 +71,9 @@ class PlayersResource(MethodView):
 
 @blp.route("/players/me")
 class MeResource(MethodView):
+    @player_auth
     @blp.response(200, s.PlayerOut)
-    @blp.alt_response(401, description="no valid token", content_type=PROBLEM)
+    @blp.alt_response(404, description="the token's player no longer exists", content_type=PROBLEM)
     def get(self):
         """Who your token names: your player id, name and when the token expires (Unix time)."""
         who = principal(required=True)
@@ -81,8 +87,8 @@ class MeResource(MethodView):
 
 @blp.route("/players/me/token")
 class TokenResource(MethodView):
+    @player_auth
     @blp.response(201, s.TokenOut)
-    @blp.alt_response(401, description="no valid token", content_type=PROBLEM)
     def post(self):
         """Rotate your token: the answer holds a new one; every older token of yours stops working at once."""
         player_id = _player_id()
@@ -92,6 +98,7 @@ class TokenResource(MethodView):
 
 @blp.route("/players/me/stream")
 class PlayerStreamResource(MethodView):
+    @player_auth
     @blp.doc(responses={200: {"description": (
         "text/event-stream, one message per event (id = the event's id; event = its type; data = JSON): "
         "invitation, invitation_expired, invitation_withdrawn, invitation_declined (to the host), "
@@ -99,7 +106,13 @@ class PlayerStreamResource(MethodView):
         "only new events. Keep-alive comments when quiet."), "content": {"text/event-stream": {}}},
         400: {"description": "a bad Last-Event-ID", "content": {PROBLEM: {}}},
         401: {"description": "no valid token", "content": {PROBLEM: {}}},
-        429: {"description": "too many streams opened (Retry-After)", "content": {PROBLEM: {}}}})
+        429: {"description": "too many streams opened (Retry-After)", "content": {PROBLEM: {}}}},
+        parameters=[
+            {"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"},
+             "description": "resume after this event (the `id` of the last message received, such as "
+                            "`1796111447832-0`); without it (and without `after`), only new events"},
+            {"in": "query", "name": "after", "required": False, "schema": {"type": "string"},
+             "description": "the same as Last-Event-ID, for clients that cannot set headers (EventSource)"}])
     def get(self):
         """Your events across every match and table, as server-sent events (token required)."""
         player_id = _player_id()
@@ -126,6 +139,7 @@ class PlayerStreamResource(MethodView):
 @blp.route("/players/<player_id>")
 class PlayerResource(MethodView):
     @blp.response(200, s.PlayerOut)
+    @error_responses(blp, 404)
     def get(self, player_id):
         """A player's public profile."""
         player = _ext("players").get(player_id)
@@ -136,6 +150,7 @@ class PlayerResource(MethodView):
 
 @blp.route("/tables")
 class TablesResource(MethodView):
+    @player_auth
     @blp.arguments(s.TableIn)
     @blp.response(201, s.TableOut)
     @blp.alt_response(422, description="unknown game, bad seat count, bad options or seats", content_type=PROBLEM)
@@ -148,6 +163,7 @@ class TablesResource(MethodView):
         when every seat is taken, or when you start it with bots in the open seats."""
         return _ext("tables").create(_player_id(), body)
 
+    @authenticated(blp, optional=True)
     @blp.arguments(s.TablesArgs, location="query")
     @blp.response(200, s.TableOut(many=True), headers={
         "X-Next-Cursor": {"description": "the cursor of the next page (absent on the last page)",
@@ -177,8 +193,10 @@ class TableResource(MethodView):
         """One table: status open (waiting), starting, started (with match_id), expired or cancelled."""
         return Tables.present(_ext("tables").get(table_id))
 
+    @player_auth
     @blp.response(204)
     @blp.alt_response(403, description="only the host cancels a table", content_type=PROBLEM)
+    @blp.alt_response(404, description="no such table", content_type=PROBLEM)
     @blp.alt_response(409, description="the table is no longer open", content_type=PROBLEM)
     def delete(self, table_id):
         """The host cancels a table that has not started; pending invitations are withdrawn."""
@@ -187,6 +205,7 @@ class TableResource(MethodView):
 
 @blp.route("/tables/<table_id>/join")
 class JoinResource(MethodView):
+    @player_auth
     @blp.arguments(s.JoinIn)
     @blp.response(200, s.TableOut)
     @blp.alt_response(404, description="no such table", content_type=PROBLEM)
@@ -199,6 +218,7 @@ class JoinResource(MethodView):
 
 @blp.route("/tables/<table_id>/decline")
 class DeclineResource(MethodView):
+    @player_auth
     @blp.response(200, s.TableOut)
     @blp.alt_response(404, description="no such table", content_type=PROBLEM)
     @blp.alt_response(409, description="no pending invitation of yours at this table", content_type=PROBLEM)
@@ -209,7 +229,10 @@ class DeclineResource(MethodView):
 
 @blp.route("/tables/<table_id>/leave")
 class LeaveResource(MethodView):
+    @player_auth
     @blp.response(200, s.TableOut)
+    @blp.alt_response(404, description="no such table", content_type=PROBLEM)
+    @blp.alt_response(409, description="the table has started or closed, or you do not sit at it", content_type=PROBLEM)
     def post(self, table_id):
         """Give up your seat at a table that has not started."""
         return _ext("tables").leave(table_id, _player_id())
@@ -217,9 +240,11 @@ class LeaveResource(MethodView):
 
 @blp.route("/tables/<table_id>/start")
 class StartResource(MethodView):
+    @player_auth
     @blp.arguments(s.StartIn)
     @blp.response(200, s.TableOut)
     @blp.alt_response(403, description="only the host starts a table", content_type=PROBLEM)
+    @blp.alt_response(404, description="no such table", content_type=PROBLEM)
     @blp.alt_response(409, description="the table is closed, a seat is open without fill_with_bots, or an invitation "
                       "is pending", content_type=PROBLEM)
     def post(self, body, table_id):
@@ -230,8 +255,10 @@ class StartResource(MethodView):
 
 @blp.route("/queue")
 class QueueResource(MethodView):
+    @player_auth
     @blp.arguments(s.QueueIn)
     @blp.response(202, s.TicketOut)
+    @blp.alt_response(409, description="you already have a live ticket in this pool", content_type=PROBLEM)
     @blp.alt_response(429, description="you hold the most live tickets allowed (MAX_LIVE_TICKETS)",
                       content_type=PROBLEM)
     def post(self, body):
@@ -241,7 +268,10 @@ class QueueResource(MethodView):
 
 @blp.route("/queue/<ticket_id>")
 class TicketResource(MethodView):
+    @player_auth
     @blp.response(200, s.TicketOut)
+    @blp.alt_response(403, description="the ticket is not yours", content_type=PROBLEM)
+    @blp.alt_response(404, description="no such ticket", content_type=PROBLEM)
     def get(self, ticket_id):
         """A ticket: waiting, matched (with match_id and seat) or cancelled."""
         player_id = _player_id()
@@ -250,7 +280,11 @@ class TicketResource(MethodView):
             raise ApiError(403, "Forbidden", "this ticket is not yours", "not-your-ticket")
         return _ext("queue").present(ticket)
 
+    @player_auth
     @blp.response(204)
+    @blp.alt_response(403, description="the ticket is not yours", content_type=PROBLEM)
+    @blp.alt_response(404, description="no such ticket", content_type=PROBLEM)
+    @blp.alt_response(409, description="the ticket is already matched", content_type=PROBLEM)
     def delete(self, ticket_id):
         """Cancel a waiting ticket."""
         _ext("queue").cancel(ticket_id, _player_id())

@@ -19,7 +19,7 @@ class ExportResource(MethodView):
                              "`python -m shared.verify FILE`.",
               "content": {MEDIA_TYPE: {"schema": {"type": "string"}}}},
     })
-    @error_responses(blp, 404, 409)
+    @error_responses(blp, 404, 409, 501)
     def get(self, match_id):
         """The whole log of a finished (or aborted) match with its seed, as NDJSON, for anyone."""
         try:

@@ -16,7 +16,7 @@ from shared.engine.errors import IllegalMove
 from shared.eventstore.damage import DamagedLog
 from shared.eventstore.store import Conflict
 from shared.matches import Forbidden, KeyReused, Matches, MatchOver, NotFound, RequestInProgress
-from shared.web import REDIS_OUTAGE, REDIS_RETRY_AFTER_S, ApiError, error_responses, principal
+from shared.web import REDIS_OUTAGE, REDIS_RETRY_AFTER_S, ApiError, authenticated, error_responses, principal
 
 from . import schemas as s
 from .live import LiveLogs
@@ -87,7 +87,7 @@ def _match_errors():
 @blp.route("/<match_id>")
 class MatchResource(MethodView):
     @blp.response(200, s.MatchSummary)
-    @error_responses(blp, 404)
+    @error_responses(blp, 404, 501)
     def get(self, match_id):
         """The match: game, seats, status, version, who is to act, head hash, result."""
         mstate = _state(match_id)
@@ -100,9 +100,10 @@ class MatchResource(MethodView):
 
 @blp.route("/<match_id>/view")
 class ViewResource(MethodView):
+    @authenticated(blp, optional=True)
     @blp.arguments(s.ViewArgs, location="query")
     @blp.response(200, s.ViewOut)
-    @error_responses(blp, 401, 404)
+    @error_responses(blp, 404, 501)
     def get(self, args, match_id):
         """The state as the caller's seat (or a spectator) may see it, optionally at version ``at``."""
         mstate = _state(match_id)
@@ -119,8 +120,9 @@ class ViewResource(MethodView):
 
 @blp.route("/<match_id>/legal-moves")
 class LegalMovesResource(MethodView):
+    @authenticated(blp)
     @blp.response(200, s.LegalMovesOut)
-    @error_responses(blp, 401, 403, 404)
+    @error_responses(blp, 403, 404, 501)
     def get(self, match_id):
         """Every move the caller's seat may make now (empty when it need not act)."""
         mstate = _state(match_id)
@@ -129,8 +131,9 @@ class LegalMovesResource(MethodView):
 
 @blp.route("/<match_id>/turn")
 class TurnResource(MethodView):
+    @authenticated(blp)
     @blp.response(200, s.TurnOut)
-    @error_responses(blp, 401, 403, 404)
+    @error_responses(blp, 403, 404, 501)
     def get(self, match_id):
         """Everything the caller's seat needs to decide, at one version: its view of the state and
         its legal moves (empty when it need not act), both from the same head state. Post one of
@@ -145,9 +148,10 @@ class TurnResource(MethodView):
 
 @blp.route("/<match_id>/moves")
 class MovesResource(MethodView):
+    @authenticated(blp)
     @blp.arguments(s.MoveBody)
     @blp.response(201, s.MoveOut)
-    @error_responses(blp, 401, 403, 404, 409)
+    @error_responses(blp, 403, 404, 409, 501)
     @blp.doc(parameters=[{"in": "header", "name": "Idempotency-Key", "required": False, "schema": {
         "type": "string", "minLength": 1, "maxLength": 200}, "description":
         "retries with the same key and body get the first answer (kept 24 h); 409 while that first request "
@@ -181,8 +185,9 @@ class MovesResource(MethodView):
 
 @blp.route("/<match_id>/resign")
 class ResignResource(MethodView):
+    @authenticated(blp)
     @blp.response(201, s.MoveOut)
-    @error_responses(blp, 401, 403, 404, 409)
+    @error_responses(blp, 403, 404, 409, 501)
     def post(self, match_id):
         """Leave the match. Two players: it ends at once and the opponent wins. More players: a greedy
         bot plays the seat from now on and the player is ranked last."""
@@ -197,9 +202,10 @@ class ResignResource(MethodView):
 
 @blp.route("/<match_id>/events")
 class EventsResource(MethodView):
+    @authenticated(blp, optional=True)
     @blp.arguments(s.EventsArgs, location="query")
     @blp.response(200, s.EventsOut)
-    @error_responses(blp, 401, 404)
+    @error_responses(blp, 404, 501)
     def get(self, args, match_id):
         """The log, redacted for the caller, from ``after`` (at most ``limit`` events)."""
         mstate = _state(match_id)
@@ -209,7 +215,7 @@ class EventsResource(MethodView):
 @blp.route("/<match_id>/audit")
 class AuditResource(MethodView):
     @blp.response(200, s.AuditOut)
-    @error_responses(blp, 404)
+    @error_responses(blp, 404, 501)
     def get(self, match_id):
         """Checks the hash chain and the replay; once finished, reveals the seed and re-derives chance.
         The chain is checked again on every call; the replay and chance checks are kept for exactly
@@ -239,12 +245,16 @@ def _resume_after(head: int) -> int:
 
 @blp.route("/<match_id>/stream")
 class StreamResource(MethodView):
+    @authenticated(blp, optional=True)
     @blp.doc(responses={200: {"description": "one SSE message per event (id = seq, event = type, data = the "
                                              "redacted event); keep-alive comments while nothing happens",
                               "content": {"text/event-stream": {"schema": {"type": "string"}}}}},
              parameters=[{"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "integer"},
-                          "description": "resume after this seq (400 unless 0 to the log's version)"}])
-    @error_responses(blp, 400, 401, 404)
+                          "description": "resume after this seq (400 unless 0 to the log's version)"},
+                         {"in": "query", "name": "after", "required": False, "schema": {"type": "integer"},
+                          "description": "the same as Last-Event-ID, for clients that cannot set headers "
+                                         "(EventSource's first connection)"}])
+    @error_responses(blp, 400, 404, 501)
     def get(self, match_id):
         """Server-sent events, one per log event (id = seq); honours Last-Event-ID. Ends after the
         final event of a finished match."""

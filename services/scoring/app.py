@@ -9,7 +9,7 @@ from marshmallow import Schema, fields, validate
 from shared.auth import auth_migrations
 from shared.config import Config, load, store_client
 from shared.migrations import ensure
-from shared.web import ApiError, create_base_app
+from shared.web import ApiError, create_base_app, error_responses
 
 from .migrations import MIGRATIONS
 from .store import ScoringStore
@@ -64,6 +64,7 @@ def _store() -> ScoringStore:
 @blp.route("/results/<match_id>")
 class ResultResource(MethodView):
     @blp.response(200, ResultOut)
+    @error_responses(blp, 404)
     def get(self, match_id):
         """Standings and rating changes of a finished match; 404 until it is scored."""
         result = _store().result(match_id)

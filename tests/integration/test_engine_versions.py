@@ -121,8 +121,11 @@ def test_reads_of_a_match_whose_rules_are_not_installed_answer_a_problem_naming_
     play_random(Matches(store), "old-known", "duel", 2, seed=8)
     relabelled(store, "old-known", "old-future", "99")
     base = f"{stack.rules}/v1/matches/old-future"
+    from shared.auth import Tokens
+
+    token = {"Authorization": f"Bearer {Tokens('test-secret', client).for_player('someone')}"}  # legal-moves needs one
     for url in (base, f"{base}/events", f"{base}/view?at=3", f"{base}/audit", f"{base}/legal-moves?seat=0"):
-        answer = requests.get(url, timeout=30)
+        answer = requests.get(url, timeout=30, headers=token if "legal-moves" in url else None)
         assert answer.status_code == 501, (url, answer.status_code, answer.text)
         assert answer.headers["Content-Type"].startswith("application/problem+json")
         body = answer.json()

@@ -16,6 +16,7 @@ import pytest
 import redis
 import requests
 
+from shared.auth import Tokens
 from shared.canonical import dumps, loads
 from shared.eventstore import EventStore
 from shared.eventstore.compaction import COMPACTED, Compactor
@@ -276,12 +277,12 @@ def test_every_read_over_http_answers_a_verdict_or_a_damaged_log_problem(stack, 
     assert audit.status_code == 200, audit.text
     assert audit.json()["chain_valid"] is False and audit.json()["problems"]
     check_seq(audit.json()["damaged"]["seq"], seq, records)
+    seat0 = {"Authorization": f"Bearer {Tokens(stack.env['AUTH_SECRET'], r).for_player('p0')}"}
     for path in ("", "/view", "/view?at=3", "/events", "/events?after=2", "/legal-moves", "/turn", "/export",
                  "/stream"):
         for _ in range(3):  # each of the service's workers
-            # (legal-moves and turn need a seat's token, but the state is read, and found damaged, first)
-            resp = requests.get(base + path, timeout=30, headers={"Authorization": "Bearer x"} if path in (
-                "/legal-moves", "/turn") else {})
+            # (legal-moves and turn need the seat's token: it is checked first, then the state is read)
+            resp = requests.get(base + path, timeout=30, headers=seat0 if path in ("/legal-moves", "/turn") else {})
             assert_damaged_problem(resp, seq, records)
     listed = requests.get(f"{stack.rules}/v1/matches", params={"player": "p0"}, timeout=30)
     assert listed.status_code == 200  # the index still answers

@@ -108,7 +108,9 @@ def test_a_missed_deadline_hands_the_seat_to_a_bot_that_finishes_the_match(stack
                                                  "seats": [{"player_id": idle.player_id}, {"bot": "random"}, {"bot": "random"}]})
     match_id = r.json()["match_id"]
     summary = requests.get(f"{stack.rules}/v1/matches/{match_id}").json()
-    assert summary["turn_seconds"] == 1 and "0" in summary["deadlines"]
+    # on a busy machine the one-second deadline may already have fired and handed the seat over
+    assert summary["turn_seconds"] == 1
+    assert "0" in summary.get("deadlines", {}) or summary["seats"][0].get("abandoned")
     seen = idle.get(f"{stack.rules}/v1/matches/{match_id}/view").json()
     assert "0" in seen.get("deadlines", {}) or seen["seats"][0].get("abandoned")
     final = wait_for(lambda: (lambda m: m["status"] == "finished" and m)(

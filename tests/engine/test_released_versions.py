@@ -117,6 +117,8 @@ def test_fitting_adds_only_what_the_contract_lacks_and_refuses_a_wrong_version()
     for name in ("legal_moves", "play", "view", "redact", "outcome", "determinize", "heuristic", "apply"):
         assert name not in vars(type(v1)), f"fitting must not replace {name}"
     assert type(v2).__module__.startswith("shared.games.")
+    fitted_to_act = {(g.id, g.version) for g in registry.installed() if g.frozen and "to_act" in vars(type(g))}
+    assert fitted_to_act == {("arkon", "1")}, "only where the release could not say who acts inside a move"
     original = type(v1).__mro__[1]  # the frozen class itself, as its release wrote it
     with pytest.raises(ValueError, match="frozen as version '7'"):
         install(original, version="7", release="x")

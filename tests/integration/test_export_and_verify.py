@@ -178,13 +178,20 @@ def test_a_file_that_is_not_an_export_fails_the_format_check(duel_export):
     assert verify_lines([]).problem.check == "format"
 
 
-def test_the_command_line_verifier_exits_0_only_for_a_genuine_log(duel_export, tmp_path):
+@pytest.fixture
+def genuine_and_forged(duel_export, tmp_path):
+    """Two export files: the genuine Duel, and the same with record 3 altered."""
     genuine = tmp_path / "genuine.ndjson"
     genuine.write_bytes(b"".join(duel_export))
     records = records_of(duel_export)
     records[2]["data"] = dict(records[2]["data"], x=1)
     forged = tmp_path / "forged.ndjson"
     forged.write_bytes(b"".join(with_records(duel_export, records)))
+    return genuine, forged
+
+
+def test_the_command_line_verifier_exits_0_only_for_a_genuine_log(genuine_and_forged, tmp_path):
+    genuine, forged = genuine_and_forged
     env_run = dict(cwd=ROOT, capture_output=True, text=True, timeout=120)
     ok = subprocess.run([sys.executable, "-m", "shared.verify", str(genuine)], **env_run)
     assert ok.returncode == 0 and "GENUINE" in ok.stdout, ok.stdout + ok.stderr
@@ -194,16 +201,11 @@ def test_the_command_line_verifier_exits_0_only_for_a_genuine_log(duel_export, t
     assert unreadable.returncode == 2 and "cannot read" in unreadable.stderr
 
 
-def test_scripts_verify_keeps_the_verifiers_exit_status_and_make_verify_exits_0_or_2(duel_export, tmp_path):
+def test_scripts_verify_keeps_the_verifiers_exit_status_and_make_verify_exits_0_or_2(genuine_and_forged, tmp_path):
     """What README.md and docs/api.md promise: ``scripts/verify`` exits 0 / 1 / 2 (and 3, in
     test_engine_versions); ``make verify`` exits 0 for a genuine log and 2 otherwise, its last line
     naming the verifier's status."""
-    genuine = tmp_path / "genuine.ndjson"
-    genuine.write_bytes(b"".join(duel_export))
-    records = records_of(duel_export)
-    records[2]["data"] = dict(records[2]["data"], x=1)
-    forged = tmp_path / "forged.ndjson"
-    forged.write_bytes(b"".join(with_records(duel_export, records)))
+    genuine, forged = genuine_and_forged
     env_run = dict(cwd=tmp_path, capture_output=True, text=True, timeout=120)  # FILE relative to the caller
     script = str(ROOT / "scripts" / "verify")
     for name, status, verdict in (("genuine.ndjson", 0, "GENUINE"), ("forged.ndjson", 1, "NOT GENUINE")):

@@ -10,6 +10,8 @@
     for event in api.stream(table["match_id"]):
         ...
 """
+__version__ = "1.0.0"
+
 from .client import (
                      Audit,
                      EventsPage,
@@ -26,5 +28,5 @@ from .client import (
 from .errors import ApiProblem, Unavailable
 from .sse import ServerEvent, iter_sse
 
-__all__ = ["ApiProblem", "Audit", "EventsPage", "LegalMoves", "MatchItem", "MatchPage", "MatchSummary", "MoveResult",
+__all__ = ["__version__", "ApiProblem", "Audit", "EventsPage", "LegalMoves", "MatchItem", "MatchPage", "MatchSummary", "MoveResult",
            "Player", "Seat", "ServerEvent", "Tabletop", "Unavailable", "View", "iter_sse"]

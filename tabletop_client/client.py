@@ -221,6 +221,10 @@ class Tabletop:
         self.token = body["token"]
         return self.token
 
+    def me(self) -> dict:
+        """The player this client's token belongs to (``GET /v1/players/me``)."""
+        return self._call("GET", self._mm("/v1/players/me"))
+
     def player(self, player_id: str) -> dict:
         return self._call("GET", self._mm(f"/v1/players/{player_id}"))
 

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import time
-from urllib.parse import urlencode
 
 import redis
 from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from shared import paging
 from shared.auth import auth_migrations
 from shared.bots import levels
 from shared.canonical import dumps
@@ -165,24 +165,15 @@ class TablesResource(MethodView):
 
     @authenticated(blp, optional=True)
     @blp.arguments(s.TablesArgs, location="query")
-    @blp.response(200, s.TableOut(many=True), headers={
-        "X-Next-Cursor": {"description": "the cursor of the next page (absent on the last page)",
-                          "schema": {"type": "string"}},
-        "Link": {"description": 'the next page as <url>; rel="next" (absent on the last page)',
-                 "schema": {"type": "string"}}})
+    @blp.response(200, s.TableOut(many=True), headers=paging.HEADERS)
     def get(self, args):
         """Open tables, oldest first, one page (a JSON list, as before paging existed). Filters: game,
-        host, invited=me. Paging: limit (at most 200) and cursor; the next page's cursor is in the
-        X-Next-Cursor header and the Link header (rel="next")."""
+        host, invited=me. Paging: limit (at most 200) and cursor; the next page is in the Link header
+        (rel="next") and its cursor in X-Next-Cursor."""
         invited = _player_id() if args.get("invited") == "me" else None
         page, next_cursor = _ext("tables").list_open(game=args.get("game"), host=args.get("host"), invited=invited,
                                                      cursor=args.get("cursor"), limit=args["limit"])
-        headers = {}
-        if next_cursor:
-            query = {k: v for k, v in request.args.items() if k != "cursor"}
-            query.update(cursor=next_cursor, limit=args["limit"])
-            headers = {"X-Next-Cursor": next_cursor, "Link": f'<{request.base_url}?{urlencode(query)}>; rel="next"'}
-        return page, 200, headers
+        return page, 200, paging.next_page_headers(next_cursor, args["limit"])
 
 
 @blp.route("/tables/<table_id>")

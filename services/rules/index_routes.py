@@ -9,6 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate
 
+from shared import paging
 from shared.engine import registry
 from shared.web import ApiError
 
@@ -88,13 +89,14 @@ def _page(args: dict, **filters) -> dict:
                            cursor=args.get("cursor"), limit=args["limit"], **filters)
     except BadCursor as err:
         raise ApiError(400, "Bad Request", str(err), "bad-cursor") from None
-    return {"matches": page.items, "next_cursor": page.next_cursor}
+    return {"matches": page.items, "next_cursor": page.next_cursor}, 200, paging.next_page_headers(page.next_cursor,
+                                                                                              args["limit"])
 
 
 @blp.route("")
 class MatchIndexResource(MethodView):
     @blp.arguments(IndexArgs, location="query")
-    @blp.response(200, MatchPage)
+    @blp.response(200, MatchPage, headers=paging.HEADERS)
     def get(self, args):
         """Matches newest first, filtered by game, player, status and creation time; cursor-paged."""
         return _page(args, game=args.get("game"), player=args.get("player"))
@@ -103,7 +105,7 @@ class MatchIndexResource(MethodView):
 @players_blp.route("/<player_id>/matches")
 class PlayerMatchesResource(MethodView):
     @players_blp.arguments(PageArgs, location="query")
-    @players_blp.response(200, MatchPage)
+    @players_blp.response(200, MatchPage, headers=paging.HEADERS)
     def get(self, args, player_id):
         """A player's matches, newest first (the same as ``GET /v1/matches?player=``)."""
         return _page(args, player=player_id)

@@ -10,11 +10,11 @@ from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from shared import faults, metrics
+from shared import faults, metrics, paging
 from shared.canonical import dumps
 from shared.engine.errors import IllegalMove
 from shared.eventstore.damage import DamagedLog
-from shared.eventstore.store import Conflict
+from shared.eventstore.store import MAX_SEQ, Conflict
 from shared.matches import Forbidden, KeyReused, Matches, MatchOver, NotFound, RequestInProgress
 from shared.web import REDIS_OUTAGE, REDIS_RETRY_AFTER_S, ApiError, authenticated, error_responses, principal
 
@@ -200,16 +200,27 @@ class ResignResource(MethodView):
         return done.body()
 
 
+def _events_cursor(cursor: str) -> int:
+    """The seq an events cursor stands for; 400 for anything that is not one."""
+    if not (cursor.isascii() and cursor.isdigit()) or int(cursor) > MAX_SEQ:
+        raise ApiError(400, "Bad Request", f"{cursor[:40]!r} is not a cursor of this log: pass the next_cursor of "
+                                           "the previous page", "bad-cursor")
+    return int(cursor)
+
+
 @blp.route("/<match_id>/events")
 class EventsResource(MethodView):
     @authenticated(blp, optional=True)
     @blp.arguments(s.EventsArgs, location="query")
-    @blp.response(200, s.EventsOut)
-    @error_responses(blp, 404, 501)
+    @blp.response(200, s.EventsOut, headers=paging.HEADERS)
+    @error_responses(blp, 400, 404, 501)
     def get(self, args, match_id):
-        """The log, redacted for the caller, from ``after`` (at most ``limit`` events)."""
+        """The log, redacted for the caller, a page of at most ``limit`` events from ``cursor``."""
+        after = _events_cursor(args["cursor"]) if "cursor" in args else args["after"]
         mstate = _state(match_id)
-        return _matches().events(match_id, _seat(mstate, required=False), args["after"], args["limit"], head=mstate)
+        page = _matches().events(match_id, _seat(mstate, required=False), after, args["limit"], head=mstate)
+        page["next_cursor"] = str(page["next_after"]) if len(page["events"]) == args["limit"] else None
+        return page, 200, paging.next_page_headers(page["next_cursor"], args["limit"])
 
 
 @blp.route("/<match_id>/audit")

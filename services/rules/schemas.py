@@ -15,7 +15,9 @@ class ViewArgs(Schema):
 
 
 class EventsArgs(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ))
+    cursor = fields.String(metadata={"description": "next_cursor of the previous page (the paging of every list)"})
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ),
+                           metadata={"description": "the events after this seq; kept for one release, use cursor"})
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
@@ -78,7 +80,9 @@ class MoveOut(Schema):
 
 class EventsOut(Schema):
     events = fields.List(fields.Dict())
-    next_after = fields.Integer()
+    next_cursor = fields.String(allow_none=True, metadata={
+        "description": "pass as cursor for the next page; null when no more events are stored now"})
+    next_after = fields.Integer(metadata={"description": "the last seq returned; kept for one release"})
 
 
 class AuditOut(Schema):

@@ -8,10 +8,15 @@ misses nothing.
 
     python -m scripts.stream_bot --name my-bot        # registers, prints its player id, plays for ever
     python -m scripts.stream_bot --token TOKEN --matches 3
+
+The services: ``--matchmaking``/``--rules``, else ``MATCHMAKING_URL``/``RULES_URL``, else the stack
+``make run`` recorded in ``.data/stack.json``, else ports 8001-8002 on this machine. It plays every
+game the server hosts (a test plays a whole match of each through it).
 """
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import threading
 import uuid
@@ -76,12 +81,19 @@ class StreamBot:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--matchmaking", default=None, help="default: MATCHMAKING_URL or http://127.0.0.1:8001")
-    ap.add_argument("--rules", default=None, help="default: RULES_URL or http://127.0.0.1:8002")
+    ap.add_argument("--matchmaking", default=None, help="default: MATCHMAKING_URL, the stack of `make run`, or :8001")
+    ap.add_argument("--rules", default=None, help="default: RULES_URL, the stack of `make run`, or :8002")
     ap.add_argument("--token", help="an existing player's token (else a new player is registered)")
     ap.add_argument("--name", default=f"stream-bot-{uuid.uuid4().hex[:6]}")
     ap.add_argument("--matches", type=int, default=None, help="stop after this many matches ended")
     args = ap.parse_args()
+    missing = tuple(name for name in ("MATCHMAKING", "RULES") if getattr(args, name.lower()) is None)
+    if missing:  # the environment's, else the stack `make run` recorded, else the defaults
+        from shared import stackfile  # the server's checkout only; a bot elsewhere passes the URLs
+
+        stackfile.use("stream_bot", store=False, services=missing)
+        for name in missing:
+            setattr(args, name.lower(), os.environ[f"{name}_URL"])
     api = Tabletop(args.matchmaking, args.rules, token=args.token)
     if args.token is None:
         player = api.register(args.name)

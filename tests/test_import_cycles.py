@@ -61,8 +61,14 @@ def cycles(edges: nx.DiGraph, allowed=(), shown: int = 3) -> list[list[str]]:
     for tangle in nx.strongly_connected_components(rest):
         if len(tangle) > 1:
             some = itertools.islice(nx.simple_cycles(rest.subgraph(tangle)), shown)
-            found += [cycle + [cycle[0]] for cycle in some]
+            found += [closed(cycle) for cycle in some]
     return sorted(found)
+
+
+def closed(cycle: list[str]) -> list[str]:
+    """The cycle from its first module by name back to it (the same cycle reads the same in every run)."""
+    start = cycle.index(min(cycle))
+    return cycle[start:] + cycle[:start + 1]
 
 
 def describe(graph: grimp.ImportGraph, cycle: list[str]) -> str:

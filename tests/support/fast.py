@@ -29,8 +29,7 @@ UNIT = ("tests/games", "tests/engine", "tests/test_import_cycles.py")
 
 
 def _unit(item: pytest.Item) -> bool:
-    path = item.path.relative_to(ROOT).as_posix()
-    return any(path == unit or path.startswith(unit + "/") for unit in UNIT)
+    return any(item.path == ROOT / unit or item.path.is_relative_to(ROOT / unit) for unit in UNIT)
 
 
 def is_fast(item: pytest.Item) -> bool:
@@ -56,5 +55,12 @@ def _no_server(*_args, **_kwargs):
                        "(take the `redis_url` or `stack` fixture, or leave the module out of UNIT)")
 
 
+_start = localredis.start
+
+
 def pytest_configure(config: pytest.Config) -> None:
     localredis.start = _no_server
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    localredis.start = _start

@@ -20,6 +20,8 @@ from shared.verify import verify_lines
 from tests.support.playout import play_random
 from tests.support.stack import ROOT, Client, finished_bot_match
 
+pytestmark = pytest.mark.store  # each test taking `r`: on a real Redis and on fakeredis
+
 GAMES = ["arkon", "battlefields-of-olympus", "duel", "fate-of-akalon", "fellowships-of-fate", "rise-of-tribes"]
 
 

@@ -20,8 +20,6 @@ from shared.verify import verify_lines
 from tests.support.playout import play_random
 from tests.support.stack import ROOT, Client, finished_bot_match
 
-pytestmark = pytest.mark.store  # each test taking `r`: on a real Redis and on fakeredis
-
 GAMES = ["arkon", "battlefields-of-olympus", "duel", "fate-of-akalon", "fellowships-of-fate", "rise-of-tribes"]
 
 
@@ -63,6 +61,7 @@ def with_trailer(lines, records, **changes):
         [encode({"trailer": trailer}) + b"\n"]
 
 
+@pytest.mark.store  # reads the store: on a real Redis and on fakeredis
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_genuine_export_of_every_game_verifies_offline(r, game_id):
     registry.load_all()
@@ -80,6 +79,7 @@ def test_a_genuine_export_of_every_game_verifies_offline(r, game_id):
     assert report.checks == {"format": True, "chain": True, "seed": True, "chance": True, "replay": True}
 
 
+@pytest.mark.store  # reads the store: on a real Redis and on fakeredis
 def test_an_active_match_has_no_export(r):
     matches = Matches(EventStore(r))
     matches.create("live", "duel", {}, [{"player_id": "a"}, {"player_id": "b"}])
@@ -89,6 +89,7 @@ def test_an_active_match_has_no_export(r):
         export_match(matches.store, "nobody")
 
 
+@pytest.mark.store  # reads the store: on a real Redis and on fakeredis
 def test_an_aborted_match_exports_and_verifies(r):
     matches = Matches(EventStore(r))
     matches.create("stopped", "duel", {}, [{"player_id": "a"}, {"player_id": "b"}])

@@ -44,17 +44,6 @@ def test_an_answered_key_is_replayed_before_the_version_is_checked(r):
     assert store.head("m") == (2, head)
 
 
-def test_a_pending_claim_does_not_stop_its_own_append_which_stores_the_answer(r):
-    store = EventStore(r)
-    assert store.claim_idempotency("m", "0:k", "f", "tok") is None
-    store.append("m", 0, GENESIS, [rec(1)], SEED, idempotency_field="0:k", fingerprint="f", response=answer)
-    stored = store.idempotent_request("m", "0:k")
-    assert stored.done and stored.fingerprint == "f" and loads(stored.response) == {"version": 1}
-    assert r.ttl(idempotency_key("m", "0:k")) > PENDING_TTL_S  # the answer's lifetime, not the claim's
-    store.release_idempotency("m", "0:k", "f", "tok")  # too late: the answer stays
-    assert store.idempotent_request("m", "0:k").done
-
-
 def test_a_conflicting_append_writes_nothing(r):
     store = EventStore(r)
     first = store.append("m", 0, GENESIS, [rec(1)], SEED)

@@ -5,7 +5,10 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 BROWSER := /usr/bin/chromium
 
-.PHONY: run test demo bench eval lint clean rebuild-scores reindex-matches verify compose compact migrate
+.PHONY: help run test test-fast demo bench eval lint clean rebuild-scores reindex-matches verify compose compact migrate
+
+help:                 ## this list: every target and what it does
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):[^#]*## /\1\t/' | expand -t 18
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +24,9 @@ $(BROWSER):           ## the viewer's tests drive Debian's chromium (installed a
 
 test: $(STAMP) $(BROWSER)  ## the whole test suite (own Redis servers, own services, a headless browser)
 	$(PY) -m pytest -n 2 --dist loadfile
+
+test-fast: $(STAMP)   ## the inner loop, no server started: unit tests + store tests on fakeredis (tests/support/fast.py)
+	$(PY) -m pytest -n 2 -p tests.support.fast
 
 compose:              ## the whole stack in containers (Docker with the compose plugin): deploy/compose.yaml
 	@test -f deploy/.env || (umask 077 && echo "AUTH_SECRET=$$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')" > deploy/.env)

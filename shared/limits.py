@@ -34,6 +34,9 @@ import time
 from flask import Flask, Response, request
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded, RequestLimit
 
+from .caller import principal
+from .problems import ApiError, problem
+
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
 DEFAULTS = {
     "RATE_LIMIT_WRITES_PER_TOKEN": "3000/minute",
@@ -49,8 +52,6 @@ def _setting(name: str) -> str:
 
 def _caller():
     """The verified caller, or None (anonymous, or a bad token: the view answers 401 for that)."""
-    from .web import ApiError, principal
-
     try:
         return principal(required=False)
     except ApiError:
@@ -106,8 +107,6 @@ def ratelimit_fields(limits: list[RequestLimit]) -> dict[str, str]:
 
 
 def _breach(limit: RequestLimit) -> Response:
-    from .web import problem
-
     retry_after = max(1, math.ceil(limit.window[0] - time.time()))
     answer = problem(429, "Too Many Requests", f"rate limit exceeded: {limit.limit}; retry after {retry_after} s",
                      "rate-limited", retry_after=retry_after)
@@ -150,8 +149,6 @@ def install(app: Flask, storage_uri: str) -> Limiter | None:
 
 
 def _breach_fallback(err: RateLimitExceeded) -> Response:
-    from .web import problem
-
     answer = problem(429, "Too Many Requests", f"rate limit exceeded: {err.description}", "rate-limited")
     answer.headers["Retry-After"] = "60"
     return answer

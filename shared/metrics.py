@@ -182,15 +182,6 @@ def exposition(extra: Iterable[Collector] = ()) -> bytes:
     return generate_latest(registry)
 
 
-def stream_groups_of(service: str) -> list[tuple[str, str]]:
-    """The (stream, group) pairs read by ``service``'s consumers: groups named ``service`` or
-    ``service-...`` in ``shared.streams.GROUPS``."""
-    from .streams import GROUPS
-
-    return [(stream, group) for stream, groups in GROUPS.items() for group in groups
-            if group == service or group.startswith(f"{service}-")]
-
-
 def install(app, service: str, collectors: Iterable[Collector] = ()) -> None:
     """Count and time every request of the Flask ``app`` and answer ``GET /metrics``.
     ``app.extensions["metrics"]`` is the list of collectors read at scrape time (add to it)."""

@@ -36,6 +36,13 @@ GROUPS: dict[str, tuple[str, ...]] = {
     PLAYER_NOTICES: ("matchmaking",),
 }
 
+
+def stream_groups_of(service: str) -> list[tuple[str, str]]:
+    """The (stream, group) pairs read by ``service``'s consumers: groups named ``service`` or
+    ``service-...`` in ``GROUPS`` (what its ``metrics.StreamLag`` watches)."""
+    return [(stream, group) for stream, groups in GROUPS.items() for group in groups
+            if group == service or group.startswith(f"{service}-")]
+
 log = logging.getLogger(__name__)
 
 Handler = Callable[[str, dict], None]  # (entry id, message)

@@ -17,41 +17,27 @@ import math
 
 import redis
 from apispec import BasePlugin
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, current_app, request
 from flask_smorest import Api, Blueprint
 from marshmallow import Schema, fields
 from werkzeug.exceptions import HTTPException
 
 from . import apidocs, metrics
-from .auth import Principal, Tokens
-from .canonical import dumps
+from .auth import Tokens
+from .caller import principal
 from .engine import registry
 from .eventstore.damage import DamagedLog
 from .config import CLUSTER_OUTAGE, Config, limits_storage_uri
 from .cors import install as install_cors
 from .limits import install as install_limits
+from .problems import PROBLEM, ApiError, problem  # the services import these (and ``principal``) from here
+from .streams import stream_groups_of
 
-PROBLEM = "application/problem+json"
 MAX_JSON_DEPTH = 32          # no request body of the API nests deeper than a few levels
 INT64 = 2 ** 63               # integers are signed 64-bit at most; larger ones are refused
 MAX_URL_BYTES = 4096         # longer request targets answer 414 (gunicorn refuses above 8190)
 REDIS_RETRY_AFTER_S = 2      # what a 503 during a Redis outage tells the client to wait
 REDIS_OUTAGE = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError, *CLUSTER_OUTAGE)
-
-
-def problem(status: int, title: str, detail: str, slug: str | None = None, *, headers: dict | None = None,
-            **extra) -> Response:
-    body = {"type": f"urn:problem:{slug or title.lower().replace(' ', '-')}", "title": title,
-            "status": status, "detail": detail, **extra}
-    return Response(dumps(body), status=status, mimetype=PROBLEM, headers=headers)
-
-
-class ApiError(Exception):
-    """Raise anywhere in a request to answer with a problem document."""
-
-    def __init__(self, status: int, title: str, detail: str, slug: str | None = None, **extra):
-        super().__init__(detail)
-        self.status, self.title, self.detail, self.slug, self.extra = status, title, detail, slug, extra
 
 
 class ProblemSchema(Schema):
@@ -363,7 +349,7 @@ def create_base_app(name: str, config: Config, client: redis.Redis, version: str
     app.extensions["config"] = config
     app.extensions["redis"] = client
     app.extensions["tokens"] = Tokens(config.auth_secret, client)
-    metrics.install(app, name, [metrics.StreamLag(client, metrics.stream_groups_of(name))])  # GET /metrics
+    metrics.install(app, name, [metrics.StreamLag(client, stream_groups_of(name))])  # GET /metrics
     apidocs.configure(app, name)  # /docs: Swagger UI with local assets; the document's Markdown description
     api = ProblemApi(app, spec_kwargs={"extra_plugins": [ProblemResponsesPlugin()]})
     api.spec.components.security_scheme(BEARER, SECURITY_SCHEME)
@@ -419,15 +405,3 @@ def create_base_app(name: str, config: Config, client: redis.Redis, version: str
     api.register_blueprint(_health_blueprint(client))
     return app, api
 
-
-def principal(required: bool) -> Principal | None:
-    """The caller, from the bearer token; 401 when required and missing or invalid."""
-    if "principal" not in g:
-        header = request.headers.get("Authorization")
-        who = current_app.extensions["tokens"].from_header(header)
-        if header and who is None:
-            raise ApiError(401, "Unauthorized", "the bearer token is not valid, expired or revoked", "invalid-token")
-        g.principal = who
-    if required and g.principal is None:
-        raise ApiError(401, "Unauthorized", "this request needs 'Authorization: Bearer <token>'", "missing-token")
-    return g.principal

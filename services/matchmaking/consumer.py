@@ -14,7 +14,7 @@ from shared.config import load, store_client
 from shared.engine import registry
 from shared.resilience import run_until_stopped, stop_on_signals
 from shared.notices import PLAYER_NOTICES
-from shared.streams import RATINGS_UPDATED, Consumer
+from shared.streams import RATINGS_UPDATED, Consumer, stream_groups_of
 
 from .app import build
 
@@ -30,7 +30,7 @@ def main() -> None:
     queue, tables, inbox = parts["queue"], parts["tables"], parts["inbox"]
     ratings = Consumer(client, RATINGS_UPDATED, "matchmaking", lambda _id, m: queue.rating_updated(m))
     notices = Consumer(client, PLAYER_NOTICES, "matchmaking", lambda _id, m: inbox.fan_out(m))
-    metrics.serve([metrics.StreamLag(client, metrics.stream_groups_of("matchmaking"))])  # METRICS_PORT
+    metrics.serve([metrics.StreamLag(client, stream_groups_of("matchmaking"))])  # METRICS_PORT
     wave_s = float(os.environ.get("WAVE_S", "2"))
     next_wave = 0.0
 

@@ -39,11 +39,17 @@ def _version_key(v: str) -> tuple:
     return tuple(int(p) if p.isdigit() else p for p in v.split("."))
 
 
+# Where the games are: every subpackage of GAMES, and every version under RELEASED. Named, not
+# imported: the games import the engine, so the engine imports them only by name, as plugins.
+GAMES = "shared.games"
+RELEASED = "shared.released"
+
+
 def load_all() -> None:
     global _loaded
     if _loaded:
         return
-    from .. import games, released
+    games, released = importlib.import_module(GAMES), importlib.import_module(RELEASED)
 
     names = [f"{games.__name__}.{mod.name}" for mod in pkgutil.iter_modules(games.__path__)]
     names += _released_modules(released)

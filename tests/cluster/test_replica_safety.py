@@ -27,6 +27,10 @@ from shared.engine import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# each test taking `r`: on a real Redis and on fakeredis (the seat-a-group and bot-claim scripts too);
+# those that start RQ workers or consumers in other processes (`redis_url`) on the real one only
+pytestmark = pytest.mark.store
+
 
 class PublishOnly(Former):
     """Publishes the formed match (the real stream) without waiting for a rules service."""

@@ -28,6 +28,8 @@ from shared.matches import Matches
 from shared.verify import verify_lines
 from tests.support.playout import play_random
 
+pytestmark = pytest.mark.store  # each test taking `r`: on a real Redis and on fakeredis
+
 MIDDLE = 5  # the record damaged in the middle of the log
 
 

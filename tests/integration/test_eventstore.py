@@ -8,6 +8,8 @@ from shared.eventstore import GENESIS, EventStore, verify_chain
 from shared.eventstore.store import IDEMPOTENCY_TTL_S, PENDING_TTL_S, Conflict, idempotency_key, keys
 from shared.matches import Matches
 
+pytestmark = pytest.mark.store  # each test taking `r`: on a real Redis and on fakeredis
+
 SEED = b"s" * 32
 
 

@@ -61,6 +61,7 @@ def with_trailer(lines, records, **changes):
         [encode({"trailer": trailer}) + b"\n"]
 
 
+@pytest.mark.store  # reads the store: on a real Redis and on fakeredis
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_genuine_export_of_every_game_verifies_offline(r, game_id):
     registry.load_all()
@@ -78,6 +79,7 @@ def test_a_genuine_export_of_every_game_verifies_offline(r, game_id):
     assert report.checks == {"format": True, "chain": True, "seed": True, "chance": True, "replay": True}
 
 
+@pytest.mark.store  # reads the store: on a real Redis and on fakeredis
 def test_an_active_match_has_no_export(r):
     matches = Matches(EventStore(r))
     matches.create("live", "duel", {}, [{"player_id": "a"}, {"player_id": "b"}])
@@ -87,6 +89,7 @@ def test_an_active_match_has_no_export(r):
         export_match(matches.store, "nobody")
 
 
+@pytest.mark.store  # reads the store: on a real Redis and on fakeredis
 def test_an_aborted_match_exports_and_verifies(r):
     matches = Matches(EventStore(r))
     matches.create("stopped", "duel", {}, [{"player_id": "a"}, {"player_id": "b"}])

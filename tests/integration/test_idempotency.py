@@ -13,6 +13,8 @@ from shared.eventstore.store import IDEMPOTENCY_TTL_S, Conflict, idempotency_key
 from shared.matches import KeyReused, Matches, RequestInProgress, request_fingerprint
 from tests.support.stack import Client, seat_players
 
+pytestmark = pytest.mark.store  # each test taking `r`: on a real Redis and on fakeredis
+
 PROBLEM = "application/problem+json"
 
 

@@ -15,6 +15,8 @@ from shared.matches import Matches
 from shared.streams import MATCHES_FINISHED, publish
 from tests.support.stack import ROOT, Client, wait_for
 
+pytestmark = pytest.mark.store  # each test taking `r`: on a real Redis and on fakeredis
+
 
 class Clock:
     def __init__(self, t=1_700_000_000.0):

@@ -1,10 +1,17 @@
-"""Shared pytest fixtures: a private Redis server per test session, flushed for each test."""
+"""Shared pytest fixtures: a private Redis server per test session, flushed for each test, and
+fakeredis beside it for store-level tests (``tests/support/backends.py``)."""
 from __future__ import annotations
 
 import pytest
 import redis
 
 from shared import localredis
+
+from . import backends
+
+
+def pytest_generate_tests(metafunc):
+    backends.parametrize(metafunc)  # a ``store`` test taking ``r``: [real] and [fake]
 
 
 @pytest.fixture(scope="session")
@@ -23,8 +30,9 @@ def redis_url(redis_server):
 
 
 @pytest.fixture
-def r(redis_url):
-    client = redis.Redis.from_url(redis_url)
+def r(request):
+    """A client of this session's Redis server, flushed; in a ``store`` test, that and fakeredis."""
+    client = backends.client(request)
     yield client
     client.close()
 

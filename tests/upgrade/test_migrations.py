@@ -14,6 +14,8 @@ from shared.auth import LEGACY_EXPIRY, Tokens, auth_migrations
 from shared.canonical import dumps, loads
 from shared.migrations import Migration, SchemaTooNew, ensure
 
+pytestmark = pytest.mark.store  # each test taking `r`: on a real Redis and on fakeredis (the lock scripts too)
+
 
 # ----- the framework -------------------------------------------------------------------------------
 def test_runs_each_step_once_in_order_and_logs_it(r):

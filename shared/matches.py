@@ -126,10 +126,12 @@ class Matches:
 
     # ----- creation ------------------------------------------------------------------------
     def create(self, match_id: str, game_id: str, options: dict | None, seats: list[dict],
-               *, turn_seconds: float | None = None) -> dict:
+               *, turn_seconds: float | None = None, effects: Effects | None = None) -> dict:
         """Create the match (idempotent: an existing match is returned as it is).
 
         ``turn_seconds``: each decision's time limit; a seat that lets it pass is handed to a bot.
+        ``effects``: as for ``submit``, the side writes of the first append (its clocks, notice
+        and watch are then there the moment the match can be read).
         """
         try:
             game = registry.get(game_id)
@@ -141,7 +143,7 @@ class Matches:
             raise Invalid(str(err)) from None
         if self.store.exists(match_id):
             return self.state(match_id)
-        seed = self.store.put_seed(match_id, secrets.token_bytes(32))
+        seed = self._seeds[match_id] = self.store.put_seed(match_id, secrets.token_bytes(32))
         created = {
             "type": CREATED,
             "data": {
@@ -158,8 +160,9 @@ class Matches:
             "game": game.id, "engine": game.version, "options": dumps(opts), "seats": dumps(seats),
             "status": "active", "to_act": dumps(game.to_act(mstate["game"])), "created_at": str(self.clock()),
         }
+        side = effects(dict(mstate, match_id=match_id, version=len(records))) if effects is not None else None
         try:
-            result = self.store.append(match_id, 0, GENESIS, records, seed, meta=meta)
+            result = self.store.append(match_id, 0, GENESIS, records, seed, meta=meta, side=side)
         except Conflict:
             return self.state(match_id)
         for rec in result.records:

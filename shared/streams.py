@@ -1,6 +1,7 @@
 """Redis Streams between services: names, publishing and a reliable consumer.
 
-Delivery is at-least-once: a consumer acknowledges an entry only after its handler succeeded;
+Delivery is at-least-once: a consumer acknowledges an entry only after its handler succeeded, the
+entries of one read together (one XACK per batch, not one write per message);
 entries left pending by a crashed consumer are reclaimed after ``claim_idle_ms``; an entry that
 has failed ``max_deliveries`` times is parked on ``<stream>:dead`` with the error and acknowledged.
 Handlers must therefore be idempotent.
@@ -72,15 +73,23 @@ class Consumer:
         self._grouped = True
 
     def _handle(self, entry_id: str, fields: dict) -> bool:
+        """Run the handler on one entry; True when it succeeded (the caller acknowledges it)."""
         try:
             self.handler(entry_id, loads(fields[b"m"]))
         except Exception:
             log.exception("%s/%s: handler failed on %s", self.stream, self.group, entry_id)
             metrics.STREAM_ENTRIES.labels(self.stream, self.group, "failed").inc()
             return False
-        self.r.xack(self.stream, self.group, entry_id)
         metrics.STREAM_ENTRIES.labels(self.stream, self.group, "ok").inc()
         return True
+
+    def _handle_batch(self, entries) -> int:
+        """Handle entries in order and acknowledge the ones that succeeded in one XACK (a crash
+        before it redelivers the batch: handlers are idempotent). Returns entries handled."""
+        done = [eid for eid, fields in entries if fields and self._handle(eid, fields)]
+        if done:
+            self.r.xack(self.stream, self.group, *done)
+        return len(done)
 
     def reclaim(self) -> int:
         """Take over entries idle too long; park those that keep failing. Returns entries handled."""
@@ -100,9 +109,7 @@ class Consumer:
                           p["times_delivered"])
                 continue
             claimed = self.r.xclaim(self.stream, self.group, self.name, self.claim_idle_ms, [entry_id])
-            for cid, fields in claimed:
-                if fields:
-                    handled += self._handle(cid.decode(), fields)
+            handled += self._handle_batch([(cid.decode(), fields) for cid, fields in claimed])
         return handled
 
     def poll(self, block_ms: int = 1000) -> int:
@@ -118,8 +125,7 @@ class Consumer:
             self._grouped = False  # the group vanished (Redis restarted without it): create it again
             return 0
         for _stream, entries in got or []:
-            for entry_id, fields in entries:
-                handled += self._handle(entry_id.decode(), fields)
+            handled += self._handle_batch([(entry_id.decode(), fields) for entry_id, fields in entries])
         self._polls += 1
         if self._polls % 20 == 0:
             trim(self.r, self.stream)

@@ -159,8 +159,9 @@ class MovesResource(MethodView):
     @error_responses(blp, 403, 404, 409, 501)
     @blp.doc(parameters=[{"in": "header", "name": "Idempotency-Key", "required": False, "schema": {
         "type": "string", "minLength": 1, "maxLength": 200}, "description":
-        "retries with the same key and body get the first answer (kept 24 h); 409 while that first request "
-        "is still running; 422 when the key was used with a different body"}])
+        "retries with the same key and body get the first answer (kept 24 h), also when they race with it; "
+        "409 request-in-progress only while a claim of an older release holds the key; 422 when the key was "
+        "used with a different body"}])
     def post(self, body, match_id):
         """Make a move; 409 on a stale version (with ``current_version``), 422 with the reason for an
         illegal move, 403 when the seat has no decision to make."""

@@ -16,6 +16,7 @@ import logging
 import socket
 import os
 import threading
+import time
 from typing import Callable
 
 import redis
@@ -54,6 +55,7 @@ class Consumer:
     def __init__(
         self, client: redis.Redis, stream: str, group: str, handler: Handler, *,
         name: str | None = None, max_deliveries: int = 5, claim_idle_ms: int = 30_000, batch: int = 50,
+        ack_delay_s: float = 0.0,
     ):
         self.r = client
         self.stream, self.group, self.handler = stream, group, handler
@@ -62,6 +64,12 @@ class Consumer:
         self.dead_letter = f"{stream}:dead"
         self._grouped = False
         self._polls = 0
+        # ``ack_delay_s`` > 0: handled entries are acknowledged together once ``batch`` of them
+        # wait or the oldest has waited that long (a stream with one entry per move then costs one
+        # XACK per second, not one per move; a crash redelivers them: handlers are idempotent)
+        self.ack_delay_s = ack_delay_s
+        self._unacked: list[str] = []
+        self._unacked_since = 0.0
 
     def ensure_group(self) -> None:
         """Create the group (from the stream's start) unless it exists; also after Redis lost it."""
@@ -87,9 +95,21 @@ class Consumer:
         """Handle entries in order and acknowledge the ones that succeeded in one XACK (a crash
         before it redelivers the batch: handlers are idempotent). Returns entries handled."""
         done = [eid for eid, fields in entries if fields and self._handle(eid, fields)]
-        if done:
-            self.r.xack(self.stream, self.group, *done)
+        if done and not self._unacked:
+            self._unacked_since = time.monotonic()
+        self._unacked += done
+        self.flush_acks(force=self.ack_delay_s <= 0)
         return len(done)
+
+    def flush_acks(self, *, force: bool = True) -> None:
+        """Acknowledge the handled entries still waiting (``force``: whatever their age)."""
+        if not self._unacked:
+            return
+        if not force and len(self._unacked) < self.batch and \
+                time.monotonic() - self._unacked_since < self.ack_delay_s:
+            return
+        self.r.xack(self.stream, self.group, *self._unacked)
+        self._unacked = []
 
     def reclaim(self) -> int:
         """Take over entries idle too long; park those that keep failing. Returns entries handled."""
@@ -117,12 +137,14 @@ class Consumer:
         if not self._grouped:
             self.ensure_group()
         try:
+            self.flush_acks(force=False)
             handled = self.reclaim()
             got = self.r.xreadgroup(self.group, self.name, {self.stream: ">"}, count=self.batch, block=block_ms)
         except redis.ResponseError as err:
             if "NOGROUP" not in str(err):
                 raise
             self._grouped = False  # the group vanished (Redis restarted without it): create it again
+            self._unacked = []  # their acknowledgements went with it: they are delivered again
             return 0
         for _stream, entries in got or []:
             handled += self._handle_batch([(entry_id.decode(), fields) for entry_id, fields in entries])
@@ -134,6 +156,7 @@ class Consumer:
     def run(self, stop: threading.Event, block_ms: int = 1000) -> None:
         """Poll until ``stop``; a Redis outage is waited out, never a reason to exit."""
         run_until_stopped(lambda: self.poll(block_ms), stop, f"{self.stream}/{self.group}", log)
+        self.flush_acks()
 
 
 def _next_id(entry_id: str) -> str:

@@ -165,14 +165,17 @@ class MovesResource(MethodView):
     def post(self, body, match_id):
         """Make a move; 409 on a stale version (with ``current_version``), 422 with the reason for an
         illegal move, 403 when the seat has no decision to make."""
-        if principal(True).is_bot:  # a hand-over may be newer than this process's cache
-            mstate = _state(match_id)
-        else:
-            try:
-                mstate = _matches().peek(match_id)
-            except NotFound:
-                raise ApiError(404, "Not Found", f"no match {match_id!r}", "no-such-match") from None
-        seat = _seat(mstate, required=True, check_control=False)
+        try:  # the seats never change; the state decided on is checked by the append
+            mstate = _matches().peek(match_id)
+        except NotFound:
+            raise ApiError(404, "Not Found", f"no match {match_id!r}", "no-such-match") from None
+        try:
+            seat = _seat(mstate, required=True, check_control=False)
+        except ApiError:
+            if not principal(True).is_bot:
+                raise
+            # a hand-over may be newer than this process's cache: a bot's seat is read at the head
+            seat = _seat(_state(match_id), required=True, check_control=False)
         key = request.headers.get("Idempotency-Key")
         if key is not None and not (0 < len(key) <= 200):
             raise ApiError(400, "Bad Request", "Idempotency-Key must be 1 to 200 characters", "bad-idempotency-key")

@@ -231,3 +231,24 @@ def test_a_move_that_hands_the_turn_to_a_bot_leaves_the_watch_in_the_same_write(
     writes = writes_of(app, sent)
     assert len(writes) == 1 and writes[0][1].strip('"') == _script_shas(app)["append"], sent
     assert r.zscore(FOLLOWUPS, f"{mid}|watch") is not None  # a lost bot job is noticed by the sweep
+
+
+def test_a_bot_move_cycle_is_a_head_read_and_one_write(rules):
+    """The bot worker's cycle (``GET /turn``, ``POST /moves`` with the seat's bot token): the
+    store sees the head read and the append, nothing else (a bot token needs no revocation check)."""
+    app, store, r = rules
+    mid = _match(app, [{"player_id": "a"}, {"bot": "random"}])
+    c = app.test_client()
+    c.get(f"/v1/matches/{mid}")
+    bot = {"Authorization": f"Bearer {Tokens(SECRET).for_bot(mid, 1, 'random')}"}
+
+    def cycle():
+        turn = c.get(f"/v1/matches/{mid}/turn", headers=bot).get_json()
+        return c.post(f"/v1/matches/{mid}/moves", headers={**bot, "Idempotency-Key": "bot-1"},
+                      json={"move": turn["moves"][0], "expected_version": turn["version"]})
+
+    sent = store.during(cycle)
+    assert store.answer.status_code == 201, store.answer.get_json()
+    shas = _script_shas(app)
+    assert [(cmd[0].upper(), cmd[1].strip('"')) for cmd in sent] == [("EVALSHA", shas["head"]),
+                                                                      ("EVALSHA", shas["append"])], sent

@@ -14,6 +14,7 @@ made elsewhere. Firing due deadlines, which needs the follow-ups too, is ``timeo
 from __future__ import annotations
 
 import time
+
 import redis
 
 from shared.due import DueSet

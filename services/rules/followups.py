@@ -25,8 +25,8 @@ from __future__ import annotations
 import logging
 import secrets
 import time
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterable, Iterator
 
 import redis
 from redis.cluster import RedisCluster
@@ -36,12 +36,21 @@ from rq.job import Job
 
 from shared import faults, metrics
 from shared.auth import Tokens
+from shared.canonical import dumps
 from shared.config import Config
 from shared.due import DueSet
 from shared.engine.errors import IllegalMove
-from shared.canonical import dumps
 from shared.eventstore.store import Conflict, SideWrites, keys
-from shared.matches import Effects, Forbidden, KeyReused, Matches, MatchOver, NotFound, RequestInProgress, Submitted
+from shared.matches import (
+    Effects,
+    Forbidden,
+    KeyReused,
+    Matches,
+    MatchOver,
+    NotFound,
+    RequestInProgress,
+    Submitted,
+)
 from shared.notices import NOTICES_MAXLEN, PLAYER_NOTICES, notice_of, publish_notice
 from shared.streams import MATCHES_FINISHED, publish
 

@@ -42,11 +42,11 @@ def test_a_crash_on_either_side_of_the_one_write_leaves_no_match_stuck(tmp_path)
                               json={"game": "duel", "seats": [{"player_id": pid}, {"bot": "random"}]})
             assert r.status_code in (201, 503), r.text
             match_id = r.json()["match_id"]
-            wait_for(lambda: status_of(f"{stack.rules}/v1/matches/{match_id}") == 200, 120, 0.2, "the match to exist")
+            match_url, result_url = f"{stack.rules}/v1/matches/{match_id}", f"{stack.scoring}/v1/results/{match_id}"
+            wait_for(lambda url=match_url: status_of(url) == 200, 120, 0.2, "the match to exist")
             final = play_as_human(stack, match_id, 0, token)
             assert final["status"] == "finished"
-            wait_for(lambda: status_of(f"{stack.scoring}/v1/results/{match_id}") == 200, 120, 0.2,
-                     "the finished match to be scored")
+            wait_for(lambda url=result_url: status_of(url) == 200, 120, 0.2, "the finished match to be scored")
             audit = requests.get(f"{stack.rules}/v1/matches/{match_id}/audit", timeout=60).json()
             assert audit["chain_valid"] and audit["replay_valid"] and audit["chance_valid"], audit
         fired = sorted(p.name.removeprefix("fired-") for p in once.iterdir())

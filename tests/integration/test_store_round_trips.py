@@ -170,7 +170,7 @@ def test_a_cached_read_is_one_call_for_the_match(rules):
     head_sha = _script_shas(app)["head"]
     for path, headers in [("", {}), ("/view", {}), ("/turn", _auth(r, "a")), ("/legal-moves", _auth(r, "b")),
                           ("/view", _auth(r, "b"))]:
-        sent = store.during(lambda: c.get(f"/v1/matches/{mid}{path}", headers=headers))
+        sent = store.during(lambda path=path, headers=headers: c.get(f"/v1/matches/{mid}{path}", headers=headers))
         assert store.answer.status_code == 200, (path, store.answer.get_json())
         match_calls = [cmd for cmd in sent if cmd[0].upper() == "EVALSHA"]
         assert len(match_calls) == 1 and match_calls[0][1].strip('"') == head_sha, (path, sent)
@@ -193,7 +193,7 @@ def test_a_human_move_cycle_costs_at_most_twelve_store_commands(rules, reads):
         for seat, player in ((0, "a"), (1, "b")):
             headers = _auth(r, player)
 
-            def cycle():
+            def cycle(headers=headers):
                 answers = [c.get(f"/v1/matches/{mid}{path}", headers=headers).get_json() for path in reads]
                 legal = answers[-1]
                 if not legal["moves"]:
@@ -236,7 +236,7 @@ def test_a_move_that_hands_the_turn_to_a_bot_leaves_the_watch_in_the_same_write(
 def test_a_bot_move_cycle_is_a_head_read_and_one_write(rules):
     """The bot worker's cycle (``GET /turn``, ``POST /moves`` with the seat's bot token): the
     store sees the head read and the append, nothing else (a bot token needs no revocation check)."""
-    app, store, r = rules
+    app, store, _r = rules
     mid = _match(app, [{"player_id": "a"}, {"bot": "random"}])
     c = app.test_client()
     c.get(f"/v1/matches/{mid}")

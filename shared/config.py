@@ -147,7 +147,15 @@ def queue_client(config: Config) -> redis.Redis:
 
 
 def limits_storage_uri(config: Config) -> str:
-    """Where flask-limiter keeps its counters: the match store, in the ``limits`` library's URI form."""
+    """Where flask-limiter keeps its counters, in the ``limits`` library's URI form:
+    ``RATE_LIMIT_REDIS_URL`` when set; else, on a single match store with a queue Redis of its own
+    (``QUEUE_REDIS_URL``), that queue Redis (a counter is no match data, and a move then costs the
+    match store one durable write, its append); else the match store."""
+    explicit = _env("RATE_LIMIT_REDIS_URL", "")
+    if explicit:
+        return explicit
+    if not config.cluster and config.queue_redis_url:
+        return config.queue_redis_url
     if config.cluster:
         return "redis+cluster://" + ",".join(f"{h}:{p}" for h, p in cluster_nodes(config))
     return config.redis_url

@@ -4,6 +4,12 @@ Off unless ``FAULT_CRASH_AT`` names the point (comma-separated names allowed). E
 fires once per ``FAULT_ONCE_DIR`` (a directory shared by the processes of one test), so the
 process that a supervisor restarts does not die again at the same place. The crash is
 ``os._exit``: no cleanup, no ``finally``, as close to ``kill -9`` as a process can do to itself.
+
+The points: around a change's one append (``Matches._commit``) ``before-commit`` (nothing
+written yet) and ``after-commit`` (the append and its side writes are, nothing after them);
+``after-append`` (the request's change returned), ``after-create``, ``after-bot-enqueue``,
+``before-intent-cleared`` and ``after-publish`` on the follow-ups' way (``services.rules``);
+``compaction-after-write`` and ``compaction-after-switch`` in a compaction.
 """
 from __future__ import annotations
 

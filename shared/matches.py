@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from . import faults
 from .audit import check_chance
 from .auth import bot_token_ttl_s
 from .canonical import clone, dumps, encode, loads, sha256_hex
@@ -33,7 +35,7 @@ from .eventstore.chain import GENESIS, verify_chain
 from .eventstore.damage import DamagedLog
 from .eventstore.packed import unpack
 from .eventstore.store import keys as keys_of
-from .eventstore.store import IDEMPOTENCY_TTL_S, Conflict, EventStore, IdempotentRequest
+from .eventstore.store import IDEMPOTENCY_TTL_S, Conflict, EventStore, IdempotentRequest, KeyPending, SideWrites
 from .lru import Lru
 from .rng import SeededRng
 
@@ -77,6 +79,8 @@ class Submitted:
     def body(self) -> dict:
         return {"version": self.version, "events": self.events}
 
+
+Effects = Callable[[dict], "SideWrites | None"]  # the new state -> side writes of its append
 
 EARLIER_CACHE = 64  # matches whose last state read at an earlier version this process keeps
 
@@ -122,10 +126,12 @@ class Matches:
 
     # ----- creation ------------------------------------------------------------------------
     def create(self, match_id: str, game_id: str, options: dict | None, seats: list[dict],
-               *, turn_seconds: float | None = None) -> dict:
+               *, turn_seconds: float | None = None, effects: Effects | None = None) -> dict:
         """Create the match (idempotent: an existing match is returned as it is).
 
         ``turn_seconds``: each decision's time limit; a seat that lets it pass is handed to a bot.
+        ``effects``: as for ``submit``, the side writes of the first append (its clocks, notice
+        and watch are then there the moment the match can be read).
         """
         try:
             game = registry.get(game_id)
@@ -137,7 +143,7 @@ class Matches:
             raise Invalid(str(err)) from None
         if self.store.exists(match_id):
             return self.state(match_id)
-        seed = self.store.put_seed(match_id, secrets.token_bytes(32))
+        seed = self._seeds[match_id] = self.store.put_seed(match_id, secrets.token_bytes(32))
         created = {
             "type": CREATED,
             "data": {
@@ -154,8 +160,9 @@ class Matches:
             "game": game.id, "engine": game.version, "options": dumps(opts), "seats": dumps(seats),
             "status": "active", "to_act": dumps(game.to_act(mstate["game"])), "created_at": str(self.clock()),
         }
+        side = effects(dict(mstate, match_id=match_id, version=len(records))) if effects is not None else None
         try:
-            result = self.store.append(match_id, 0, GENESIS, records, seed, meta=meta)
+            result = self.store.append(match_id, 0, GENESIS, records, seed, meta=meta, side=side)
         except Conflict:
             return self.state(match_id)
         for rec in result.records:
@@ -170,7 +177,12 @@ class Matches:
         damaged or missing compacted log, a missing seed or meta, a record missing from the log).
         A damaged log is never cached: the process caches of the match are dropped and the damage
         is marked in the meta, so every process answers it."""
-        head, head_hash, marker, has_seed, has_log = self.store.head_status(match_id)
+        return self.state_and_clocks(match_id, at)[0]
+
+    def state_and_clocks(self, match_id: str, at: int | None = None) -> tuple[dict, dict[int, float]]:
+        """``state`` and the match's turn clocks (seat -> when its decision is due) from the same
+        read of the head: a match this process has cached costs one Redis call and nothing more."""
+        head, head_hash, marker, has_seed, has_log, clocks = self.store.head_read(match_id)
         if head == 0:
             self.forget(match_id)
             if has_log:
@@ -182,7 +194,7 @@ class Matches:
         try:
             if not has_seed:
                 raise DamagedLog(match_id, None, "the match's seed is missing")
-            return self._state_at(match_id, at, head, head_hash)
+            return self._state_at(match_id, at, head, head_hash), clocks
         except DamagedLog as err:
             raise self.damaged(err) from None
 
@@ -276,23 +288,27 @@ class Matches:
         return mstate
 
     def submit(self, match_id: str, seat: int, move, expected_version: int, idempotency_key: str | None = None,
-               *, as_bot: bool = False) -> Submitted:
+               *, as_bot: bool = False, effects: Effects | None = None) -> Submitted:
         """Take ``seat``'s move (``as_bot``: from the bot that plays the seat); raises NotFound,
         Conflict, MatchOver, Forbidden or IllegalMove, and with an ``idempotency_key`` also
-        RequestInProgress (the key's first request is still running) or KeyReused (the key
-        answered a different body). A key's answer, once stored, is the answer to every retry."""
+        RequestInProgress (an older release's claim on the key is still pending) or KeyReused (the
+        key answered a different body). A key's answer, once stored, is the answer to every retry.
+
+        ``effects(new_state)``: the side writes the change makes in the store (follow-up intents,
+        notices, clocks), written in the append's own script call. With a key, nothing is written
+        before that call: the append itself refuses a key already answered and returns its answer;
+        a refusal on this side of it (a retry whose first answer moved the match on) looks the key
+        up, one read, and answers with what it holds."""
         if not idempotency_key:
-            return self._decide(match_id, seat, move, expected_version, as_bot, None, None)
+            return self._decide(match_id, seat, move, expected_version, as_bot, None, None, effects)
         field = f"{seat}:{idempotency_key}"
         fingerprint = request_fingerprint(move, expected_version)
-        token = secrets.token_hex(8)
-        prior = self.store.claim_idempotency(match_id, field, fingerprint, token)
-        if prior is not None:
-            return self._stored_answer(prior, fingerprint)
         try:
-            return self._decide(match_id, seat, move, expected_version, as_bot, field, fingerprint)
-        except BaseException:
-            self.store.release_idempotency(match_id, field, fingerprint, token)
+            return self._decide(match_id, seat, move, expected_version, as_bot, field, fingerprint, effects)
+        except (Conflict, MatchOver, Forbidden, IllegalMove):
+            prior = self.store.idempotent_request(match_id, field)
+            if prior is not None:
+                return self._stored_answer(prior, fingerprint)
             raise
 
     @staticmethod
@@ -304,7 +320,7 @@ class Matches:
         body = loads(prior.response)
         return Submitted(body["version"], body["events"], None, replayed=True)
 
-    def _decide(self, match_id, seat, move, expected_version, as_bot, field, fingerprint) -> Submitted:
+    def _decide(self, match_id, seat, move, expected_version, as_bot, field, fingerprint, effects) -> Submitted:
         mstate = self._current_for_write(match_id, expected_version)
         game = self.game_of(mstate)
         try:
@@ -321,17 +337,20 @@ class Matches:
         # Only the bot's own token, which expires, can ever ask for a bot move's answer again:
         # keep that answer no longer than the token lives (a finished match's memory, issue #14).
         return self._commit(match_id, mstate, game, events, {"seat": seat, "move": move}, field, viewer=seat,
-                            fingerprint=fingerprint, answer_ttl_s=bot_token_ttl_s() if as_bot else None)
+                            fingerprint=fingerprint, answer_ttl_s=bot_token_ttl_s() if as_bot else None,
+                            effects=effects)
 
-    def hand_over(self, match_id: str, seat: int, bot: str, reason: str, *, expected_version: int | None = None) -> Submitted:
+    def hand_over(self, match_id: str, seat: int, bot: str, reason: str, *, expected_version: int | None = None,
+                  effects: Effects | None = None) -> Submitted:
         """A bot plays ``seat`` from now on; the player is flagged as having abandoned."""
         mstate = self.state(match_id) if expected_version is None else self._current_for_write(match_id, expected_version)
         if mstate["status"] != "active":
             raise MatchOver(f"the match is {mstate['status']}")
         event = {"type": HANDED_OVER, "data": {"seat": seat, "bot": bot, "reason": reason}}
-        return self._commit(match_id, mstate, self.game_of(mstate), [event], {"system": reason}, None, viewer=seat)
+        return self._commit(match_id, mstate, self.game_of(mstate), [event], {"system": reason}, None, viewer=seat,
+                            effects=effects)
 
-    def resign(self, match_id: str, seat: int, *, attempts: int = 5) -> Submitted:
+    def resign(self, match_id: str, seat: int, *, attempts: int = 5, effects: Effects | None = None) -> Submitted:
         """The seat leaves. Two players: the match ends at once, the opponent winning. More: a
         greedy bot plays the seat from now on (and scoring ranks the player last).
 
@@ -339,26 +358,27 @@ class Matches:
         of the client's: it is taken again on the new head (``Conflict`` only after ``attempts``)."""
         for attempt in range(attempts):
             try:
-                return self._resign_once(match_id, seat)
+                return self._resign_once(match_id, seat, effects)
             except Conflict:
                 if attempt == attempts - 1:
                     raise
                 self.forget(match_id)
         raise AssertionError("unreachable")
 
-    def _resign_once(self, match_id: str, seat: int) -> Submitted:
+    def _resign_once(self, match_id: str, seat: int, effects: Effects | None) -> Submitted:
         mstate = self.state(match_id)
         if mstate["status"] != "active":
             raise MatchOver(f"the match is {mstate['status']}")
         players = len(mstate["seats"])
         if players != 2:
-            return self.hand_over(match_id, seat, "greedy", "resigned")
+            return self.hand_over(match_id, seat, "greedy", "resigned", effects=effects)
         outcome = resignation_outcome(players, seat)
         events = [
             {"type": HANDED_OVER, "data": {"seat": seat, "bot": "greedy", "reason": "resigned"}},
             {"type": ENDED, "data": {"outcome": outcome.to_json(), "seed": self._seed(match_id).hex()}},
         ]
-        return self._commit(match_id, mstate, self.game_of(mstate), events, {"system": "resigned"}, None, viewer=seat)
+        return self._commit(match_id, mstate, self.game_of(mstate), events, {"system": "resigned"}, None, viewer=seat,
+                            effects=effects)
 
     def abort(self, match_id: str, reason: str) -> Submitted:
         mstate = self.state(match_id)
@@ -368,8 +388,9 @@ class Matches:
         return self._commit(match_id, mstate, self.game_of(mstate), [event], {"system": "abort"}, None, viewer=None)
 
     def _commit(self, match_id, mstate, game, events, cause, field, *, viewer, fingerprint=None,
-                answer_ttl_s: float | None = None) -> Submitted:
-        """Append ``events`` (plus ``match.ended`` or ``match.aborted`` when they end the match)."""
+                answer_ttl_s: float | None = None, effects: Effects | None = None) -> Submitted:
+        """Append ``events`` (plus ``match.ended`` or ``match.aborted`` when they end the match),
+        with the side writes ``effects`` gives for the new state, in one script call."""
         new = clone(mstate)
         records: list[dict] = []
         seed_hex = self._seed(match_id).hex()
@@ -396,19 +417,26 @@ class Matches:
             shown.extend(self.present(r, viewer, game, finished) for r in sealed)
             return dumps({"version": sealed[-1]["seq"], "events": shown})
 
+        side = effects(new) if effects is not None else None
+        faults.point("before-commit")
         try:
             appended = self.store.append(
                 match_id, mstate["version"], mstate["head_hash"], records, self._seed(match_id),
                 meta=meta, idempotency_field=field, fingerprint=fingerprint or "-", response=response,
                 idempotency_ttl_s=IDEMPOTENCY_TTL_S if answer_ttl_s is None else max(1, int(answer_ttl_s)),
+                side=side,
             )
         except Conflict as err:
             if err.current <= mstate["version"]:  # Redis is behind this state or on another history
                 self.forget(match_id)
             raise
+        except KeyPending as err:
+            raise RequestInProgress("a request with this Idempotency-Key is still being processed; "
+                                    "retry shortly") from err
         if appended.duplicate is not None:
-            body = loads(appended.duplicate)
-            return Submitted(body["version"], body["events"], None, replayed=True)
+            return self._stored_answer(IdempotentRequest(True, appended.duplicate_fingerprint, appended.duplicate),
+                                       fingerprint or "-")
+        faults.point("after-commit")
         new["head_hash"] = appended.records[-1]["hash"]
         self._cache.put(match_id, new)
         if self.snapshot_every and new["version"] // self.snapshot_every > mstate["version"] // self.snapshot_every:

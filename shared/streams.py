@@ -1,6 +1,7 @@
 """Redis Streams between services: names, publishing and a reliable consumer.
 
-Delivery is at-least-once: a consumer acknowledges an entry only after its handler succeeded;
+Delivery is at-least-once: a consumer acknowledges an entry only after its handler succeeded, the
+entries of one read together (one XACK per batch, not one write per message);
 entries left pending by a crashed consumer are reclaimed after ``claim_idle_ms``; an entry that
 has failed ``max_deliveries`` times is parked on ``<stream>:dead`` with the error and acknowledged.
 Handlers must therefore be idempotent.
@@ -15,6 +16,7 @@ import logging
 import socket
 import os
 import threading
+import time
 from typing import Callable
 
 import redis
@@ -60,6 +62,7 @@ class Consumer:
     def __init__(
         self, client: redis.Redis, stream: str, group: str, handler: Handler, *,
         name: str | None = None, max_deliveries: int = 5, claim_idle_ms: int = 30_000, batch: int = 50,
+        ack_delay_s: float = 0.0,
     ):
         self.r = client
         self.stream, self.group, self.handler = stream, group, handler
@@ -68,6 +71,12 @@ class Consumer:
         self.dead_letter = f"{stream}:dead"
         self._grouped = False
         self._polls = 0
+        # ``ack_delay_s`` > 0: handled entries are acknowledged together once ``batch`` of them
+        # wait or the oldest has waited that long (a stream with one entry per move then costs one
+        # XACK per second, not one per move; a crash redelivers them: handlers are idempotent)
+        self.ack_delay_s = ack_delay_s
+        self._unacked: list[str] = []
+        self._unacked_since = 0.0
 
     def ensure_group(self) -> None:
         """Create the group (from the stream's start) unless it exists; also after Redis lost it."""
@@ -79,15 +88,35 @@ class Consumer:
         self._grouped = True
 
     def _handle(self, entry_id: str, fields: dict) -> bool:
+        """Run the handler on one entry; True when it succeeded (the caller acknowledges it)."""
         try:
             self.handler(entry_id, loads(fields[b"m"]))
         except Exception:
             log.exception("%s/%s: handler failed on %s", self.stream, self.group, entry_id)
             metrics.STREAM_ENTRIES.labels(self.stream, self.group, "failed").inc()
             return False
-        self.r.xack(self.stream, self.group, entry_id)
         metrics.STREAM_ENTRIES.labels(self.stream, self.group, "ok").inc()
         return True
+
+    def _handle_batch(self, entries) -> int:
+        """Handle entries in order and acknowledge the ones that succeeded in one XACK (a crash
+        before it redelivers the batch: handlers are idempotent). Returns entries handled."""
+        done = [eid for eid, fields in entries if fields and self._handle(eid, fields)]
+        if done and not self._unacked:
+            self._unacked_since = time.monotonic()
+        self._unacked += done
+        self.flush_acks(force=self.ack_delay_s <= 0)
+        return len(done)
+
+    def flush_acks(self, *, force: bool = True) -> None:
+        """Acknowledge the handled entries still waiting (``force``: whatever their age)."""
+        if not self._unacked:
+            return
+        if not force and len(self._unacked) < self.batch and \
+                time.monotonic() - self._unacked_since < self.ack_delay_s:
+            return
+        self.r.xack(self.stream, self.group, *self._unacked)
+        self._unacked = []
 
     def reclaim(self) -> int:
         """Take over entries idle too long; park those that keep failing. Returns entries handled."""
@@ -107,9 +136,7 @@ class Consumer:
                           p["times_delivered"])
                 continue
             claimed = self.r.xclaim(self.stream, self.group, self.name, self.claim_idle_ms, [entry_id])
-            for cid, fields in claimed:
-                if fields:
-                    handled += self._handle(cid.decode(), fields)
+            handled += self._handle_batch([(cid.decode(), fields) for cid, fields in claimed])
         return handled
 
     def poll(self, block_ms: int = 1000) -> int:
@@ -117,16 +144,17 @@ class Consumer:
         if not self._grouped:
             self.ensure_group()
         try:
+            self.flush_acks(force=False)
             handled = self.reclaim()
             got = self.r.xreadgroup(self.group, self.name, {self.stream: ">"}, count=self.batch, block=block_ms)
         except redis.ResponseError as err:
             if "NOGROUP" not in str(err):
                 raise
             self._grouped = False  # the group vanished (Redis restarted without it): create it again
+            self._unacked = []  # their acknowledgements went with it: they are delivered again
             return 0
         for _stream, entries in got or []:
-            for entry_id, fields in entries:
-                handled += self._handle(entry_id.decode(), fields)
+            handled += self._handle_batch([(entry_id.decode(), fields) for entry_id, fields in entries])
         self._polls += 1
         if self._polls % 20 == 0:
             trim(self.r, self.stream)
@@ -135,6 +163,7 @@ class Consumer:
     def run(self, stop: threading.Event, block_ms: int = 1000) -> None:
         """Poll until ``stop``; a Redis outage is waited out, never a reason to exit."""
         run_until_stopped(lambda: self.poll(block_ms), stop, f"{self.stream}/{self.group}", log)
+        self.flush_acks()
 
 
 def _next_id(entry_id: str) -> str:

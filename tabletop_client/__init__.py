@@ -5,8 +5,8 @@
     api = Tabletop()                    # MATCHMAKING_URL / RULES_URL / SCORING_URL, or localhost
     me = api.register("ada")            # the client now acts as ada
     table = api.create_table("arkon", [{"player_id": me.player_id}, {"bot": "greedy"}, {"bot": "random"}])
-    legal = api.legal_moves(table["match_id"])
-    api.move(table["match_id"], legal["moves"][0], legal["version"])
+    turn = api.turn(table["match_id"])  # the seat's view and legal moves, at one version
+    api.move(table["match_id"], turn["moves"][0], turn["version"])
     for event in api.stream(table["match_id"]):
         ...
 """

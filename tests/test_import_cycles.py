@@ -30,10 +30,6 @@ PACKAGES = ("shared", "services", "deploy", "scripts", "bench", "tabletop_client
 
 # (importer, imported) -> why this import may still close a cycle
 KNOWN: dict[tuple[str, str], str] = {
-    # services/rules/deadlines.py <-> followups.py: branch w24 (issue 24, the one-write move path)
-    # rewrites both and breaks this cycle. LEAD: delete this entry when merging w24.
-    ("services.rules.deadlines", "services.rules.followups"):
-        "w24 removes it (the lead deletes this entry at the merge)",
     # A frozen release is a byte-for-byte copy of the code that ran in the field and is never
     # edited (docs/releases.md); its powers.py imports actions.py inside a function (commit 2c4e00b).
     # The live package (shared/games/rise_of_tribes) has no such cycle.

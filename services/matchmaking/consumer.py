@@ -29,7 +29,8 @@ def main() -> None:
     parts = build(client, config)
     queue, tables, inbox = parts["queue"], parts["tables"], parts["inbox"]
     ratings = Consumer(client, RATINGS_UPDATED, "matchmaking", lambda _id, m: queue.rating_updated(m))
-    notices = Consumer(client, PLAYER_NOTICES, "matchmaking", lambda _id, m: inbox.fan_out(m))
+    # one notice per change of a match: acknowledged together, about once a second
+    notices = Consumer(client, PLAYER_NOTICES, "matchmaking", lambda _id, m: inbox.fan_out(m), ack_delay_s=1.0)
     metrics.serve([metrics.StreamLag(client, stream_groups_of("matchmaking"))])  # METRICS_PORT
     wave_s = float(os.environ.get("WAVE_S", "2"))
     next_wave = 0.0
@@ -44,6 +45,10 @@ def main() -> None:
             tables.sweep()
 
     run_until_stopped(step, stop_on_signals(), "matchmaking consumer", log)
+    try:
+        notices.flush_acks()
+    except Exception:  # Redis gone at shutdown: the entries are delivered again, harmlessly
+        log.warning("notices left unacknowledged at shutdown", exc_info=True)
 
 
 if __name__ == "__main__":

@@ -11,14 +11,18 @@ Event types (each with a JSON ``data``):
 
 A match's first notice seen is its start; notices at or below the last version fanned out for a
 match (a redelivery, a retried bot turn) are dropped, so a player gets each event once. Two
-matchmaking consumers may take two notices of one match at once: each match's fan-out runs under a
-short lock (``mm:notice-lock:<match>``), so they do not both take a notice for its first.
+matchmaking consumers may take two notices of one match at once: on a single Redis a notice's
+fan-out is one script call (the check of the last version, every player's event and the new last
+version, atomically: one durable write per notice); on a Redis Cluster, where the inboxes live in
+other slots, each match's fan-out runs under a short lock (``mm:notice-lock:<match>``), so they do
+not both take a notice for its first.
 """
 from __future__ import annotations
 
 import re
 
 import redis
+from redis.cluster import RedisCluster
 
 from shared.canonical import dumps, loads
 from shared.web import ApiError
@@ -27,6 +31,24 @@ INBOX_MAXLEN = 1000
 SEEN_TTL_S = 30 * 24 * 3600
 ENTRY_ID = re.compile(r"^(\d{1,19})(?:-(\d{1,19}))?$")
 MAX_ID_PART = 2 ** 64 - 1
+
+# KEYS: the match's seen key, then one inbox per event. ARGV: the notice's version, the seen key's
+# ttl, the inboxes' cap, then per event: '1' when it is only for the match's first notice, its
+# type, its data. Nothing is written for a notice at or below the last version fanned out.
+_FAN_OUT = """
+local last = redis.call('GET', KEYS[1])
+if last and tonumber(last) >= tonumber(ARGV[1]) then return 0 end
+local n = 0
+for i = 4, #ARGV, 3 do
+  local key = KEYS[2 + (i - 4) / 3]
+  if ARGV[i] == '0' or not last then
+    redis.call('XADD', key, 'MAXLEN', '~', ARGV[3], '*', 'type', ARGV[i + 1], 'm', ARGV[i + 2])
+    n = n + 1
+  end
+end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return n
+"""
 
 
 def inbox_key(player_id: str) -> str:
@@ -49,6 +71,7 @@ def parse_last_event_id(raw: str) -> str:
 class Inbox:
     def __init__(self, client: redis.Redis):
         self.r = client
+        self._fan_out_script = None if isinstance(client, RedisCluster) else client.register_script(_FAN_OUT)
 
     def post(self, player_id: str, kind: str, data: dict) -> str:
         """Add one event to the player's inbox; returns its id."""
@@ -73,22 +96,41 @@ class Inbox:
     # ----- notices from the rules service ------------------------------------------------------------
     def fan_out(self, notice: dict) -> None:
         """Turn one rules notice into the events of each player it concerns (idempotent)."""
+        if self._fan_out_script is not None:
+            self._fan_out_at_once(notice)
+            return
         with self.r.lock(f"mm:notice-lock:{notice['match_id']}", timeout=30, blocking_timeout=30):
             self._fan_out(notice)
 
-    def _fan_out(self, notice: dict) -> None:
+    @staticmethod
+    def _events(notice: dict) -> list[tuple[bool, str, str, dict]]:
+        """(only for the match's first notice, player, type, data) of every event of a notice."""
         match_id, version = notice["match_id"], int(notice["version"])
-        key = seen_key(match_id)
-        last = self.r.get(key)
-        if last is not None and int(last) >= version:
-            return
         base = {"match_id": match_id, "game": notice["game"], "version": version}
         to_act = set(notice["to_act"])
+        out = []
         for seat, player_id, human in notice["players"]:
-            if last is None:
-                self.post(player_id, "match_started", {**base, "seat": seat})
+            out.append((True, player_id, "match_started", {**base, "seat": seat}))
             if notice["status"] != "active":
-                self.post(player_id, "match_ended", {**base, "seat": seat, "status": notice["status"]})
+                out.append((False, player_id, "match_ended", {**base, "seat": seat, "status": notice["status"]}))
             elif human and seat in to_act:
-                self.post(player_id, "your_turn", {**base, "seat": seat})
-        self.r.set(key, version, ex=SEEN_TTL_S)
+                out.append((False, player_id, "your_turn", {**base, "seat": seat}))
+        return out
+
+    def _fan_out_at_once(self, notice: dict) -> None:
+        events = self._events(notice)
+        args: list = [int(notice["version"]), SEEN_TTL_S, INBOX_MAXLEN]
+        for first_only, _player, kind, data in events:
+            args += ["1" if first_only else "0", kind, dumps(data)]
+        self._fan_out_script(keys=[seen_key(notice["match_id"]), *(inbox_key(e[1]) for e in events)], args=args)
+
+    def _fan_out(self, notice: dict) -> None:
+        """The cluster's fan-out (under the match's lock): the same events, one command each."""
+        key = seen_key(notice["match_id"])
+        last = self.r.get(key)
+        if last is not None and int(last) >= int(notice["version"]):
+            return
+        for first_only, player_id, kind, data in self._events(notice):
+            if not first_only or last is None:
+                self.post(player_id, kind, data)
+        self.r.set(key, int(notice["version"]), ex=SEEN_TTL_S)

@@ -15,6 +15,7 @@ from shared.streams import MATCHES_FORMED, Consumer
 
 from .migrations import migrate
 from .runtime import Runtime
+from .timeouts import fire_due
 
 log = logging.getLogger("rules.consumer")
 REJECTED = "rules:rejected-matches"  # match id -> why a "match formed" message was refused
@@ -41,7 +42,7 @@ def main() -> None:
     def step() -> None:
         consumer.poll(block_ms=500)
         rt.followups.sweep()
-        rt.deadlines.fire_due(rt.followups)
+        fire_due(rt.deadlines, rt.followups)
         rt.followups.compactions.sweep()
 
     log.info("rules consumer running")

@@ -6,21 +6,20 @@ set of ``<match>|<seat>|<version>`` scored by when it is due). The rules consume
 deadlines (``fire_due``): the seat is handed over (a ``match.seat_handed_over`` event, reason
 ``timeout``) if it is still to act and has not moved since. Claiming a due entry pushes its time
 forward, so several consumers fire each deadline once, and one that dies mid-way is taken over.
+
+On the request path the clocks are armed in the move's own append (``side_writes``: one script
+call); ``after_change`` does the same with commands of its own, for the sweep and the changes
+made elsewhere. Firing due deadlines, which needs the follow-ups too, is ``timeouts.fire_due``.
 """
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
 import redis
 
-from shared import metrics
 from shared.due import DueSet
-from shared.eventstore.store import Conflict, keys
+from shared.eventstore.store import Conflict, SideWrites, keys
 from shared.matches import Matches, MatchOver, NotFound
-
-if TYPE_CHECKING:
-    from .followups import Followups
 
 DUE = "rules:deadlines"  # sorted set: "<match>|<seat>|<version>" -> when the decision is due
 RECLAIM_AFTER_S = 30  # a claimed deadline not fired by then (its consumer died) is due again
@@ -58,28 +57,25 @@ class Deadlines:
             self.r.zadd(DUE, {f"{mstate['match_id']}|{seat}|{mstate['version']}": due})
             self.r.hset(key, seat, due)
 
-    def of(self, mstate: dict) -> dict | None:
-        """seat -> when its pending decision is due (None for a match without a clock)."""
+    def side_writes(self, writes: SideWrites, mstate: dict, *, moved: int | None = None) -> None:
+        """What ``after_change`` does, as side writes of the append that makes ``mstate``."""
+        limit = mstate.get("turn_seconds")
+        if not limit:
+            return
+        waiting = {s: f"{mstate['match_id']}|{s}|{mstate['version']}" for s in Matches.to_act(mstate)
+                   if mstate["controllers"][s] == "human"} if mstate["status"] == "active" else {}
+        writes.clock(deadlines_key(mstate["match_id"]), DUE, moved=moved, over=mstate["status"] != "active",
+                     due=time.time() + limit, waiting=waiting)
+
+    def of(self, mstate: dict, clocks: dict[int, float] | None = None) -> dict | None:
+        """seat -> when its pending decision is due (None for a match without a clock);
+        ``clocks``: the clocks as the read of the head gave them (else they are read)."""
         if not mstate.get("turn_seconds") or mstate["status"] != "active":
             return None
-        raw = self.r.hgetall(deadlines_key(mstate["match_id"]))
-        return {str(int(k)): float(v) for k, v in raw.items()} or None
-
-    def fire_due(self, followups: "Followups", limit: int = 100) -> int:
-        """Hand over every seat whose deadline passed; returns how many deadlines were looked at."""
-        due = self.due.claim(time.time(), RECLAIM_AFTER_S, limit)
-        for entry in due:
-            match_id, seat, version = entry.split("|")
-            with followups.changing(match_id) as intent:
-                handed = self.check(match_id, int(seat), int(version))
-            if handed:
-                self.matches.forget(match_id)
-                followups.after_change(self.matches.state(match_id), [intent], moved=int(seat))
-            else:
-                followups.cancel(intent)
-            self.r.zrem(DUE, entry)
-            metrics.DEADLINES_FIRED.labels("handed_over" if handed else "moot").inc()
-        return len(due)
+        if clocks is None:
+            raw = self.r.hgetall(deadlines_key(mstate["match_id"]))
+            clocks = {int(k): float(v) for k, v in raw.items()}
+        return {str(seat): due for seat, due in clocks.items()} or None
 
     def check(self, match_id: str, seat: int, since_version: int) -> bool:
         """Hand the seat over if it has not acted since ``since_version`` and still must. True if it did."""

@@ -10,31 +10,51 @@ that died between the append and its follow-ups, a lost bot job — and runs the
 from the match's state as the log has it. Every follow-up is idempotent (one bot job per match,
 seat and version; one deadline per seat and version; scoring counts a finished match once), so
 running them twice is harmless.
+
+On a single Redis (the product's match store) a change made through ``change`` writes no intent
+of its own: its append writes, in the same script call (``shared.eventstore.store.SideWrites``),
+the member ``<match>|watch`` when something outside the store must follow (a bot is to act, the
+match is over), or removes it when nothing must, together with the players' notice and the turn
+clocks. A move between humans thus costs the store one durable write and nothing after it; a
+process dying after the append leaves the watch to fall due, and ``sweep`` runs the follow-ups.
+On a Redis Cluster those sets live in other slots than the match, so there ``change`` records the
+intent first and runs ``after_change`` afterwards, as every other change does.
 """
 from __future__ import annotations
 
 import logging
 import secrets
 import time
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Iterable, Iterator
 
 import redis
+from redis.cluster import RedisCluster
 from rq import Queue
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
 from shared import faults, metrics
 from shared.auth import Tokens
+from shared.canonical import dumps
 from shared.config import Config
 from shared.due import DueSet
 from shared.engine.errors import IllegalMove
-from shared.eventstore.store import Conflict
-from shared.matches import Forbidden, KeyReused, Matches, MatchOver, NotFound, RequestInProgress
-from shared.notices import publish_notice
+from shared.eventstore.store import Conflict, SideWrites, keys
+from shared.matches import (
+    Effects,
+    Forbidden,
+    KeyReused,
+    Matches,
+    MatchOver,
+    NotFound,
+    RequestInProgress,
+    Submitted,
+)
+from shared.notices import NOTICES_MAXLEN, PLAYER_NOTICES, notice_of, publish_notice
 from shared.streams import MATCHES_FINISHED, publish
 
-from .compactions import Compactions
+from .compactions import COMPACTIONS, Compactions
 from .deadlines import Deadlines
 
 log = logging.getLogger("rules.followups")
@@ -55,6 +75,69 @@ class Followups:
         self.tokens = Tokens(config.auth_secret)
         self.due = DueSet(client, FOLLOWUPS)
         self.compactions = Compactions(client, matches.store, config.compact_after_s)
+        # one durable write per change: the sets below share no slot with a match on a cluster
+        self.one_write = not isinstance(client, RedisCluster)
+
+    # ----- a change through the request path -------------------------------------------------
+    def change(self, match_id: str, apply: Callable[[Effects | None], Submitted], *,
+               moved: int | None = None) -> Submitted:
+        """Make a change (``apply(effects)``, e.g. ``Matches.submit`` with ``effects``) and run
+        its follow-ups. On a single Redis the append writes the intent, notice and clocks itself
+        (one script call) and only what lies outside the store follows; on a cluster the intent is
+        recorded before and ``after_change`` runs after. A replayed answer changes nothing."""
+        if not self.one_write:
+            with self.changing(match_id) as intent:
+                done = apply(None)
+            faults.point("after-append")
+            if done.replayed:
+                self.cancel(intent)
+            else:
+                self.after_change(done.state, [intent], moved=moved)
+            return done
+        done = apply(self.effects(moved))
+        faults.point("after-append")
+        if not done.replayed:
+            self.after_commit(done.state)
+        return done
+
+    def effects(self, moved: int | None) -> Effects:
+        """The side writes of the append that makes a new state (``moved``: the seat that acted):
+        the watch while something outside the store must follow, the players' notice, the clocks."""
+        def side(mstate: dict) -> SideWrites:
+            writes = SideWrites()
+            to_act = Matches.to_act(mstate)
+            watch = f"{mstate['match_id']}|watch"
+            if mstate["status"] != "active" or any(mstate["controllers"][s] != "human" for s in to_act):
+                writes.zadd(FOLLOWUPS, watch, time.time() + self.grace_s)
+            else:
+                writes.zrem(FOLLOWUPS, watch)
+            notice = notice_of(mstate, to_act)
+            if notice is not None:
+                writes.xadd(PLAYER_NOTICES, "m", dumps(notice), maxlen=NOTICES_MAXLEN)
+            self.deadlines.side_writes(writes, mstate, moved=moved)
+            return writes
+        return side
+
+    def after_commit(self, mstate: dict) -> None:
+        """What follows a change whose append wrote its own side writes (``effects``): the bot
+        turns on the queue and, for a finished match, its publication, its compaction and the end
+        of its watch, in one transaction."""
+        for seat in Matches.to_act(mstate):
+            if mstate["controllers"][seat] != "human":
+                self._enqueue_turn(mstate, seat, retry=False)
+        faults.point("after-bot-enqueue")
+        if mstate["status"] == "active":
+            return
+        match_id = mstate["match_id"]
+        faults.point("before-intent-cleared")
+        with self.r.pipeline(transaction=True) as pipe:
+            pipe.xadd(MATCHES_FINISHED, {"m": dumps(self._finished_message(mstate))})
+            pipe.hset(keys(match_id)["meta"], "published", "1")
+            if self.compactions.after_s is not None:
+                pipe.zadd(COMPACTIONS, {match_id: time.time() + self.compactions.after_s}, nx=True)
+            pipe.zrem(FOLLOWUPS, f"{match_id}|watch")
+            pipe.execute()
+        faults.point("after-publish")
 
     # ----- the intent ----------------------------------------------------------------------
     def expect(self, match_id: str) -> str:
@@ -152,13 +235,17 @@ class Followups:
         match_id = mstate["match_id"]
         if self.matches.store.meta(match_id).get("published") == "1":
             return
-        publish(self.r, MATCHES_FINISHED, {
-            "match_id": match_id, "game": mstate["game_id"], "status": mstate["status"],
-            "seats": mstate["seats"], "outcome": mstate["outcome"], "abandoned": mstate["abandoned"],
-            "options": mstate["options"], "version": mstate["version"], "head_hash": mstate["head_hash"],
-        })
+        publish(self.r, MATCHES_FINISHED, self._finished_message(mstate))
         faults.point("after-publish")
         self.matches.store.set_meta(match_id, published="1")
+
+    @staticmethod
+    def _finished_message(mstate: dict) -> dict:
+        return {
+            "match_id": mstate["match_id"], "game": mstate["game_id"], "status": mstate["status"],
+            "seats": mstate["seats"], "outcome": mstate["outcome"], "abandoned": mstate["abandoned"],
+            "options": mstate["options"], "version": mstate["version"], "head_hash": mstate["head_hash"],
+        }
 
     # ----- recovery ------------------------------------------------------------------------
     def sweep(self, limit: int = 100) -> int:

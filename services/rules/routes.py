@@ -10,7 +10,7 @@ from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from shared import faults, metrics, paging
+from shared import metrics, paging
 from shared.canonical import dumps
 from shared.engine.errors import IllegalMove
 from shared.eventstore.damage import DamagedLog
@@ -30,8 +30,13 @@ def _matches() -> Matches:
 
 
 def _state(match_id: str, at: int | None = None) -> dict:
+    return _state_and_clocks(match_id, at)[0]
+
+
+def _state_and_clocks(match_id: str, at: int | None = None) -> tuple[dict, dict[int, float]]:
+    """The state and the turn clocks from one read of the head (all a cached match costs)."""
     try:
-        return _matches().state(match_id, at)
+        return _matches().state_and_clocks(match_id, at)
     except NotFound:
         if at is not None and _matches().store.exists(match_id):
             raise ApiError(404, "Not Found", f"match {match_id} has no version {at}", "no-such-version")
@@ -90,9 +95,9 @@ class MatchResource(MethodView):
     @error_responses(blp, 404, 501)
     def get(self, match_id):
         """The match: game, seats, status, version, who is to act, head hash, result."""
-        mstate = _state(match_id)
+        mstate, clocks = _state_and_clocks(match_id)
         out = _matches().summary(mstate)
-        deadlines = current_app.extensions["deadlines"].of(mstate)
+        deadlines = current_app.extensions["deadlines"].of(mstate, clocks)
         if deadlines:
             out["deadlines"] = deadlines
         return out
@@ -106,12 +111,12 @@ class ViewResource(MethodView):
     @error_responses(blp, 404, 501)
     def get(self, args, match_id):
         """The state as the caller's seat (or a spectator) may see it, optionally at version ``at``."""
-        mstate = _state(match_id)
+        mstate, clocks = _state_and_clocks(match_id)
         seat = _seat(mstate, required=False)
         if "at" in args:
             _state(match_id, args["at"])  # 404 for a version the log does not have
         out = _matches().view(match_id, seat, args.get("at"), head=mstate)
-        deadlines = current_app.extensions["deadlines"].of(mstate)
+        deadlines = current_app.extensions["deadlines"].of(mstate, clocks)
         if deadlines and "at" not in args:
             out["deadlines"] = deadlines
         out["seats"] = Matches.seats_out(mstate)
@@ -138,9 +143,9 @@ class TurnResource(MethodView):
         """Everything the caller's seat needs to decide, at one version: its view of the state and
         its legal moves (empty when it need not act), both from the same head state. Post one of
         ``moves`` verbatim with ``expected_version`` = ``version``."""
-        mstate = _state(match_id)
+        mstate, clocks = _state_and_clocks(match_id)
         out = _matches().turn(match_id, _seat(mstate, required=True), head=mstate)
-        deadlines = current_app.extensions["deadlines"].of(mstate)
+        deadlines = current_app.extensions["deadlines"].of(mstate, clocks)
         if deadlines:
             out["deadlines"] = deadlines
         return out
@@ -154,32 +159,34 @@ class MovesResource(MethodView):
     @error_responses(blp, 403, 404, 409, 501)
     @blp.doc(parameters=[{"in": "header", "name": "Idempotency-Key", "required": False, "schema": {
         "type": "string", "minLength": 1, "maxLength": 200}, "description":
-        "retries with the same key and body get the first answer (kept 24 h); 409 while that first request "
-        "is still running; 422 when the key was used with a different body"}])
+        "retries with the same key and body get the first answer (kept 24 h), also when they race with it; "
+        "409 request-in-progress only while a claim of an older release holds the key; 422 when the key was "
+        "used with a different body"}])
     def post(self, body, match_id):
         """Make a move; 409 on a stale version (with ``current_version``), 422 with the reason for an
         illegal move, 403 when the seat has no decision to make."""
-        if principal(True).is_bot:  # a hand-over may be newer than this process's cache
-            mstate = _state(match_id)
-        else:
-            try:
-                mstate = _matches().peek(match_id)
-            except NotFound:
-                raise ApiError(404, "Not Found", f"no match {match_id!r}", "no-such-match") from None
-        seat = _seat(mstate, required=True, check_control=False)
+        try:  # the seats never change; the state decided on is checked by the append
+            mstate = _matches().peek(match_id)
+        except NotFound:
+            raise ApiError(404, "Not Found", f"no match {match_id!r}", "no-such-match") from None
+        try:
+            seat = _seat(mstate, required=True, check_control=False)
+        except ApiError:
+            if not principal(True).is_bot:
+                raise
+            # a hand-over may be newer than this process's cache: a bot's seat is read at the head
+            seat = _seat(_state(match_id), required=True, check_control=False)
         key = request.headers.get("Idempotency-Key")
         if key is not None and not (0 < len(key) <= 200):
             raise ApiError(400, "Bad Request", "Idempotency-Key must be 1 to 200 characters", "bad-idempotency-key")
         followups = current_app.extensions["followups"]
-        with _match_errors(), followups.changing(match_id) as intent:
-            done = _matches().submit(match_id, seat, body["move"], body["expected_version"], key,
-                                     as_bot=principal(True).is_bot)
-        faults.point("after-append")
-        if done.replayed:
-            followups.cancel(intent)
-        else:
+        as_bot = principal(True).is_bot
+        with _match_errors():  # one durable write on a single Redis: the append carries the rest
+            done = followups.change(match_id, lambda effects: _matches().submit(
+                match_id, seat, body["move"], body["expected_version"], key, as_bot=as_bot, effects=effects),
+                moved=seat)
+        if not done.replayed:
             metrics.MOVES.labels(done.state["game_id"]).inc()
-            followups.after_change(done.state, [intent], moved=seat)
         return done.body()
 
 
@@ -194,9 +201,9 @@ class ResignResource(MethodView):
         mstate = _state(match_id)
         seat = _seat(mstate, required=True)
         followups = current_app.extensions["followups"]
-        with _match_errors(), followups.changing(match_id) as intent:
-            done = _matches().resign(match_id, seat)
-        followups.after_change(done.state, [intent], moved=seat)
+        with _match_errors():
+            done = followups.change(match_id, lambda effects: _matches().resign(match_id, seat, effects=effects),
+                                    moved=seat)
         return done.body()
 
 

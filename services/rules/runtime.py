@@ -42,9 +42,18 @@ class Runtime:
         redelivered message finds the match and changes nothing)."""
         if self.matches.store.exists(message["match_id"]):
             return self.matches.state(message["match_id"])
+        def create(effects):
+            return self.matches.create(message["match_id"], message["game"], message.get("options") or {},
+                                       message["seats"], turn_seconds=message.get("turn_seconds"), effects=effects)
+
+        if self.followups.one_write:  # the first append carries the clocks, the notice and the watch
+            mstate = create(self.followups.effects(None))
+            MatchIndex(self.redis).refresh(mstate["match_id"])
+            faults.point("after-create")
+            self.followups.after_commit(mstate)
+            return mstate
         intent = self.followups.expect(message["match_id"])
-        mstate = self.matches.create(message["match_id"], message["game"], message.get("options") or {},
-                                     message["seats"], turn_seconds=message.get("turn_seconds"))
+        mstate = create(None)
         MatchIndex(self.redis).refresh(mstate["match_id"])
         faults.point("after-create")
         self.followups.after_change(mstate, [intent])

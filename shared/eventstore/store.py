@@ -15,15 +15,19 @@ Keys of match M (hash-tagged, so one match lives in one Redis Cluster slot):
   the stream, the snapshots and the deadlines are then gone, and ``read`` serves this blob
 
 ``append`` is one Lua script: it checks the expected version and head hash, replays a stored
-idempotent response, adds the records, updates the meta hash and stores the idempotent
-response, all or nothing.
+idempotent response, adds the records, updates the meta hash, stores the idempotent response and
+makes the caller's side writes (``SideWrites``: follow-up intents, player notices, turn clocks),
+all or nothing: an accepted move is one durable write. ``head_read`` is one read-only script:
+the head, the damage marker and the clocks, which is all a read of a cached match costs.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import redis
+from redis.cluster import RedisCluster
 
 from ..canonical import dumps, loads
 from ..lru import Lru
@@ -36,20 +40,34 @@ IDEMPOTENCY_TTL_S = 24 * 3600  # an Idempotency-Key's answer is kept this long (
 PENDING_TTL_S = 60             # a claim outlives no request (a crashed process frees its keys)
 PACKED_CACHE = 16              # decoded compacted logs kept per process (paging through one decodes it once)
 
+# KEYS: meta, log, idempotency key, then the keys the side writes name (``SideWrites``).
 # ARGV: expected version, fingerprint ('' without a key), response, GENESIS, prev hash, key ttl,
-#       number of meta fields, meta name/value pairs..., records...
+#       side writes (JSON, '' for none), number of meta fields, meta name/value pairs..., records...
+# A key that holds an answer returns it ('dup'), one still pending in an older release's claim
+# returns 'pending'; neither appends anything.
 _APPEND = """
 local meta, log, idem = KEYS[1], KEYS[2], KEYS[3]
+local SIDE = {zadd = true, zaddnx = true, zrem = true, xadd = true, clock = true}
 if ARGV[2] ~= '' then
   local prior = redis.call('GET', idem)
-  if prior and string.sub(prior, 1, 5) == 'done ' then return {'dup', prior} end
+  if prior then
+    if string.sub(prior, 1, 5) == 'done ' then return {'dup', prior} end
+    return {'pending', prior}
+  end
 end
 local current = tonumber(redis.call('HGET', meta, 'version') or '0')
 if current ~= tonumber(ARGV[1]) then return {'conflict', tostring(current)} end
 local head = redis.call('HGET', meta, 'head_hash') or ARGV[4]
 if head ~= ARGV[5] then return {'conflict', tostring(current)} end
-local nmeta = tonumber(ARGV[7])
-local first = 8 + nmeta * 2
+local ops = nil
+if ARGV[7] ~= '' then  -- checked before anything is written (a script is not rolled back)
+  ops = cjson.decode(ARGV[7])
+  for _, op in ipairs(ops) do
+    if not SIDE[op[1]] then return redis.error_reply('unknown side write ' .. tostring(op[1])) end
+  end
+end
+local nmeta = tonumber(ARGV[8])
+local first = 9 + nmeta * 2
 local v = current
 for i = first, #ARGV do
   v = v + 1
@@ -57,10 +75,52 @@ for i = first, #ARGV do
 end
 redis.call('HSET', meta, 'version', v)
 for i = 0, nmeta - 1 do
-  redis.call('HSET', meta, ARGV[8 + 2 * i], ARGV[9 + 2 * i])
+  redis.call('HSET', meta, ARGV[9 + 2 * i], ARGV[10 + 2 * i])
 end
 if ARGV[2] ~= '' then redis.call('SET', idem, 'done ' .. ARGV[2] .. ' ' .. ARGV[3], 'EX', ARGV[6]) end
+if ops then
+  for _, op in ipairs(ops) do
+    local name, key = op[1], KEYS[tonumber(op[2])]
+    if name == 'zadd' then redis.call('ZADD', key, op[3], op[4])
+    elseif name == 'zaddnx' then redis.call('ZADD', key, 'NX', op[3], op[4])
+    elseif name == 'zrem' then redis.call('ZREM', key, op[3])
+    elseif name == 'xadd' then redis.call('XADD', key, 'MAXLEN', '~', op[3], '*', op[4], op[5])
+    elseif name == 'clock' then
+      -- op: 'clock', clocks hash, due set, moved seat ('' none), '1' when over, due time,
+      --     then seat/member pairs of every seat now waiting (member: its entry in the due set)
+      local clocks, dueset = key, KEYS[tonumber(op[3])]
+      if op[4] ~= '' then redis.call('HDEL', clocks, op[4]) end
+      if op[5] == '1' then redis.call('DEL', clocks) else
+        local waiting = {}
+        for i = 7, #op, 2 do waiting[op[i]] = op[i + 1] end
+        local current_clocks = redis.call('HGETALL', clocks)
+        local armed = {}
+        for i = 1, #current_clocks, 2 do
+          local seat = current_clocks[i]
+          if waiting[seat] then armed[seat] = true else redis.call('HDEL', clocks, seat) end
+        end
+        for i = 7, #op, 2 do
+          if not armed[op[i]] then
+            redis.call('ZADD', dueset, op[6], op[i + 1])
+            redis.call('HSET', clocks, op[i], op[6])
+          end
+        end
+      end
+    end
+  end
+end
 return {'ok', tostring(v)}
+"""
+
+# The head as one read (a cached read costs this and nothing more): version, head hash, damage
+# marker, whether the seed exists, whether a log exists (asked only without a meta), and the
+# match's clocks (the deadlines hash, flat).
+_HEAD = """
+local h = redis.call('HMGET', KEYS[1], 'version', 'head_hash', 'damaged')
+local seed = redis.call('EXISTS', KEYS[2])
+local haslog = 1
+if not h[1] then haslog = redis.call('EXISTS', KEYS[3], KEYS[4]) end
+return {h[1], h[2], h[3], seed, haslog, redis.call('HGETALL', KEYS[5])}
 """
 
 # Claim an Idempotency-Key: the stored value when the key is taken, else nothing (and it is ours).
@@ -100,11 +160,70 @@ class Conflict(Exception):
         self.current = current
 
 
+class Head(NamedTuple):
+    """A match's head as one read gives it (``EventStore.head_read``)."""
+    version: int           # 0 when there is no meta
+    head_hash: str | None
+    damaged: str | None    # the damage marker a read left in the meta
+    has_seed: bool
+    has_log: bool          # with version 0: a log without its meta (damaged) rather than no match
+    clocks: dict[int, float]  # seat -> when its pending decision is due (``{m:M}:deadlines``)
+
+
 @dataclass
 class AppendResult:
     version: int
     records: list[dict]
     duplicate: str | None = None  # the stored first response of a retried idempotent request
+    duplicate_fingerprint: str | None = None  # the body fingerprint that first response answered
+
+
+class KeyPending(Exception):
+    """The Idempotency-Key is held by a claim still pending (an older release's request)."""
+
+    def __init__(self, prior: IdempotentRequest):
+        super().__init__("a request with this Idempotency-Key is still being processed")
+        self.prior = prior
+
+
+class SideWrites:
+    """Writes outside the log that an append makes in the same script call, so that an accepted
+    move costs the store one durable write: follow-up intents, notices, clocks. Each names its
+    keys by value; on a Redis Cluster they must all share the match's slot (``EventStore.append``
+    refuses them otherwise). Applied only when the append is (never for a conflict or a replay)."""
+
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+        self.ops: list[list] = []
+
+    def __bool__(self) -> bool:
+        return bool(self.ops)
+
+    def _key(self, key: str) -> int:
+        if key not in self.keys:
+            self.keys.append(key)
+        return 4 + self.keys.index(key)  # after meta, log and the idempotency key
+
+    def zadd(self, key: str, member: str, score: float, *, nx: bool = False) -> None:
+        self.ops.append(["zaddnx" if nx else "zadd", self._key(key), repr(float(score)), member])
+
+    def zrem(self, key: str, member: str) -> None:
+        self.ops.append(["zrem", self._key(key), member])
+
+    def xadd(self, key: str, field: str, value: str, *, maxlen: int) -> None:
+        """An entry (id ``*``) on a stream capped at about ``maxlen``."""
+        self.ops.append(["xadd", self._key(key), str(int(maxlen)), field, value])
+
+    def clock(self, clocks: str, due_set: str, *, moved: int | None, over: bool, due: float,
+              waiting: dict[int, str]) -> None:
+        """Turn clocks: drop ``moved``'s (it acted), all of them when ``over``; drop those of seats
+        no longer ``waiting``; arm each waiting seat that has none (``clocks[seat] = due`` and its
+        member ``waiting[seat]`` in ``due_set`` at ``due``); a clock already running keeps its time."""
+        op = ["clock", self._key(clocks), self._key(due_set), "" if moved is None else str(moved),
+              "1" if over else "0", repr(float(due))]
+        for seat, member in sorted(waiting.items()):
+            op += [str(seat), member]
+        self.ops.append(op)
 
 
 SNAPSHOTS_TRIED = 4  # snapshots a read looks through for one the installed code made
@@ -124,6 +243,7 @@ class EventStore:
     def __init__(self, client: redis.Redis):
         self.r = client
         self._append = client.register_script(_APPEND)
+        self._head = client.register_script(_HEAD)
         self._claim = client.register_script(_CLAIM)
         self._release = client.register_script(_RELEASE)
         self._packed = Lru(PACKED_CACHE)  # match id -> (blob, its records as JSON lines)
@@ -146,18 +266,22 @@ class EventStore:
         return (int(version), head_hash.decode() if head_hash else None) if version is not None else (0, None)
 
     def head_status(self, match_id: str) -> tuple[int, str | None, str | None, bool, bool]:
-        """(version, head hash, damage marker, the seed exists, a log exists) in one round trip;
+        """(version, head hash, damage marker, the seed exists, a log exists) in one call;
         version 0 when there is no meta (then "a log exists" tells a damaged match from none:
         the meta and the stream are written together, and the blob only while the meta is there)."""
+        return self.head_read(match_id)[:5]
+
+    def head_read(self, match_id: str) -> Head:
+        """``head_status`` and the match's turn clocks (seat -> due time), in one script call: a
+        read of a match whose state the process has cached costs this and nothing more."""
         k = keys(match_id)
-        pipe = self.r.pipeline(transaction=False)
-        pipe.hmget(k["meta"], ["version", "head_hash", "damaged"])
-        pipe.exists(k["seed"])
-        (version, head_hash, damaged), seed = pipe.execute()
+        version, head_hash, damaged, seed, has_log, clocks = self._head(
+            keys=[k["meta"], k["seed"], k["log"], k["packed"], k["deadlines"]])
+        found = {int(clocks[i]): float(clocks[i + 1]) for i in range(0, len(clocks), 2)}
         if version is None:
-            return 0, None, None, bool(seed), bool(self.r.exists(k["log"], k["packed"]))
-        return int(version), head_hash.decode() if head_hash else None, damaged.decode() if damaged else None, \
-            bool(seed), True
+            return Head(0, None, None, bool(seed), bool(has_log), found)
+        return Head(int(version), head_hash.decode() if head_hash else None, damaged.decode() if damaged else None,
+                    bool(seed), True, found)
 
     def mark_damaged(self, match_id: str, damage: DamagedLog) -> None:
         """Remember in the meta that a read met this damage (every process then answers it at
@@ -204,13 +328,17 @@ class EventStore:
         fingerprint: str = "-",
         response: Callable[[list[dict]], str] | None = None,
         idempotency_ttl_s: int = IDEMPOTENCY_TTL_S,
+        side: SideWrites | None = None,
     ) -> AppendResult:
         """Seal and append ``records`` (each with ``type``, ``data``, ``at``, ``engine`` and any of
         ``private``/``secret``/``cause``) after ``expected_version``; raises ``Conflict``.
 
         With ``idempotency_field``, the answer ``response`` gives is stored with the request's
         ``fingerprint`` under that key, and a key already answered returns its stored answer
-        (``duplicate``) instead of appending; the answer is kept ``idempotency_ttl_s``."""
+        (``duplicate``, with ``duplicate_fingerprint``) instead of appending; the answer is kept
+        ``idempotency_ttl_s``; a key an older release's claim holds raises ``KeyPending``.
+        ``side``: writes made in the same call when the records are appended (one durable write).
+        One script call in all: on ``appendfsync always``, one fsync."""
         sealed, prev = [], prev_hash
         for i, rec in enumerate(records, start=expected_version + 1):
             rec = dict(rec, seq=i)
@@ -222,15 +350,25 @@ class EventStore:
         body = response(sealed) if response else ""
         k = keys(match_id)
         idem = idempotency_key(match_id, idempotency_field) if idempotency_field else k["idem"]
+        side_keys = side.keys if side else []
+        if side_keys and isinstance(self.r, RedisCluster):
+            slot = self.r.keyslot(k["meta"])
+            strays = [key for key in side_keys if self.r.keyslot(key) != slot]
+            if strays:
+                raise ValueError(f"side writes outside the match's slot on a cluster: {strays}")
         args: list = [expected_version, fingerprint if idempotency_field else "", body, GENESIS, prev_hash,
-                      int(idempotency_ttl_s), len(fields)]
+                      int(idempotency_ttl_s), dumps(side.ops) if side else "", len(fields)]
         for name, value in fields.items():
             args += [name, value]
         args += [dumps(rec) for rec in sealed]
-        status, value = self._append(keys=[k["meta"], k["log"], idem], args=args)
+        status, value = self._append(keys=[k["meta"], k["log"], idem, *side_keys], args=args)
         status = status.decode()
         if status == "dup":
-            return AppendResult(version=-1, records=[], duplicate=IdempotentRequest.parse(value).response)
+            prior = IdempotentRequest.parse(value)
+            return AppendResult(version=-1, records=[], duplicate=prior.response,
+                                duplicate_fingerprint=prior.fingerprint)
+        if status == "pending":
+            raise KeyPending(IdempotentRequest.parse(value))
         if status == "conflict":
             raise Conflict(int(value))
         return AppendResult(version=int(value), records=sealed)

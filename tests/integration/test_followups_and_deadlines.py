@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 from rq import Queue
 
+from services.rules import timeouts
 from services.rules.deadlines import Deadlines
 from services.rules.followups import Followups
 from services.rules.runtime import Runtime
@@ -42,9 +43,8 @@ def bot_jobs(rt: Runtime) -> list[str]:
 
 
 def fire_due(rt: Runtime) -> int:
-    """Fire the deadlines that fell due, as the rules consumer does (services/rules/consumer.py).
-    LEAD: once w24 is merged this is ``timeouts.fire_due(rt.deadlines, rt.followups)``."""
-    return rt.deadlines.fire_due(rt.followups)
+    """Fire the deadlines that fell due, as the rules consumer does (services/rules/consumer.py)."""
+    return timeouts.fire_due(rt.deadlines, rt.followups)
 
 
 def move(rt: Runtime, seat: int):

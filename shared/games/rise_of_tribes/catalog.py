@@ -74,6 +74,6 @@ def catalog() -> dict:
         "board": {"terrains": BOARD["terrains"], "maps": maps,
                   "population_limit": BOARD["population_limit"]["value"]},
         "actions": {a: {k: v for k, v in row.items()} for a, row in ACTION_TABLE.items()},
-        "dice": {"faces": DICE["faces"]["value"]},
+        "dice": {"faces": DICE["faces"]["value"], "strength": {k: v for k, v in DICE["strength"].items() if k != "note"}},
         "winning_score": RULES["winning_score"],
     }

@@ -79,7 +79,7 @@ function describe(ev, ctx) {
     case "setup": return `${count(d.players, "player")} sit down: ${list((d.factions || []).map((f, i) => `${who(ctx, i)} with the ${cap(f)} deck`))}`;
     case "flip": return `Cards are turned up: ${list((d.cards || []).map(([s, c]) => `${who(ctx, s)}'s ${cardName(ctx, c)}`))}`;
     case "move": return `${who(ctx, d.seat)}'s ${names(ctx, d.cards)} ${d.cards && d.cards.length === 1 ? "goes" : "go"} from the ${words(d.from)} to the ${words(d.to)}`;
-    case "step": return `Step: ${words(d.step)}`;
+    case "step": return d.step ? `Step: ${words(d.step)}` : d.attacker !== undefined ? `${who(ctx, d.attacker)} is named the first attacker` : "The game moves on";
     case "push": return `${who(ctx, d.decision.seat)} is to ${DECISIONS[d.decision.kind] || words(d.decision.kind)}`;
     case "pop": return "The decision is made";
     case "draw": return `${who(ctx, d.seat)} draws ${count(d.count, "card")}`;

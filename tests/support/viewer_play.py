@@ -9,7 +9,7 @@ import random
 from dataclasses import dataclass, field
 
 from selenium.common.exceptions import (ElementClickInterceptedException, NoSuchElementException,
-                                        StaleElementReferenceException)
+                                        StaleElementReferenceException, TimeoutException)
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -17,9 +17,17 @@ IGNORED = (NoSuchElementException, StaleElementReferenceException)
 
 
 def wait(driver, predicate, timeout: float = 60, what: str = "the page"):
-    """Until ``predicate(driver)`` is truthy (an element redrawn meanwhile is looked up again)."""
-    return WebDriverWait(driver, timeout, poll_frequency=0.1, ignored_exceptions=IGNORED).until(
-        lambda d: predicate(d), message=f"waiting for {what}")
+    """Until ``predicate(driver)`` is truthy (an element redrawn meanwhile is looked up again); a
+    timeout says what the page showed."""
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.1, ignored_exceptions=IGNORED).until(
+            lambda d: predicate(d), message=f"waiting for {what}")
+    except TimeoutException:
+        shown = driver.execute_script(
+            "const t = (id) => (document.getElementById(id) || {}).innerText || ''; "
+            "return {awaited: t('awaited'), play: t('play').slice(0, 600), events: t('events').slice(0, 600), "
+            "problem: t('token-problem'), url: location.href}")
+        raise AssertionError(f"timed out waiting for {what}; the page showed {shown}") from None
 
 
 def open_as_seat(driver, base: str, match_id: str, token: str | None) -> None:

@@ -87,6 +87,7 @@ export async function showMatch(app, matchId, setTeardown) {
 
   async function refuseToken(err) {
     s.token = "";
+    tokenInput.value = "";
     s.seat = null;
     sessionStorage.removeItem(tokenKey(matchId));
     s.views.clear();

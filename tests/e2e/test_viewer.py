@@ -176,6 +176,8 @@ def test_a_finished_match_of_every_game_steps_to_its_end_as_the_api_says(stack, 
     assert browser.find_element(By.ID, "export").get_attribute("href").endswith(f"/v1/matches/{match_id}/export")
     browser.save_screenshot(str(tmp_path / f"{game_id}.png"))
     assert (tmp_path / f"{game_id}.png").stat().st_size > 10_000
+    console = [e["message"] for e in browser.get_log("browser")]
+    assert not [m for m in console if "Content Security Policy" in m or "Uncaught" in m], console
 
 
 def test_the_index_lists_and_filters_matches(stack, browser, finished, tmp_path):

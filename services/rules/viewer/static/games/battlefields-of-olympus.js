@@ -81,7 +81,7 @@ function describe(ev, ctx) {
     case "action_responded": return `${who(ctx, s)} answers with ${cardName(ctx, d.card)}${d.effect ? ` (${words(d.effect)})` : ""}`;
     case "chain_resolved": return `${cardName(ctx, d.card)} ${d.effective ? "takes effect" : "has no effect"}`;
     case "hand_revealed": return `${who(ctx, s)} shows their Warriors: ${list((d.cards || []).map((c) => cardName(ctx, c)))}`;
-    case "discard_started": return `${who(ctx, s)} is to discard ${words(d.kind || "cards")}`;
+    case "discard_started": return `${who(ctx, s)} is to discard ${({ warrior: "Warriors", action: "Actions" })[d.kind] || words(d.kind || "cards")}`;
     case "warrior_discarded": return `${who(ctx, s)} discards ${d.card ? cardName(ctx, d.card) : "a Warrior"}`;
     case "action_discarded": return `${who(ctx, s)} discards ${d.card ? cardName(ctx, d.card) : "an Action"}`;
     case "discard_done": return `${who(ctx, s)} is done discarding`;

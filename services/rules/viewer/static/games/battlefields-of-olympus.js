@@ -28,15 +28,15 @@ function seatArea(state, ctx, s) {
       h("span", { class: "stat" }, "Warriors in hand ", h("b", { text: size(p.hand) })),
       h("span", { class: "stat" }, "Actions ", h("b", { text: size(p.actions) })),
       h("span", { class: "stat" }, "Reserve ", h("b", { text: size(p.reserve) }))),
-    h("div", { class: "area" }, h("span", { class: "area-label", text: "Warriors in hand" }),
+    h("div", { class: "area", "data-zone": "hand" }, h("span", { class: "area-label", text: "Warriors in hand" }),
       Array.isArray(p.hand) ? row(ctx, p.hand, { empty: "none" }) : h("span", {}, hidden(ctx, "Warriors", size(p.hand)),
         (p.known || []).length ? h("span", { class: "muted" }, " — known to be among them: ", row(ctx, p.known)) : null)),
     (p.revealed || []).length ? h("div", { class: "area" }, h("span", { class: "area-label", text: "Revealed" }), row(ctx, p.revealed)) : null,
-    h("div", { class: "area" }, h("span", { class: "area-label", text: "Actions" }),
+    h("div", { class: "area", "data-zone": "actions" }, h("span", { class: "area-label", text: "Actions" }),
       Array.isArray(p.actions) ? row(ctx, p.actions, { empty: "none" }) : hidden(ctx, "Actions", size(p.actions))),
-    h("div", { class: "area" }, h("span", { class: "area-label", text: "Reserve" }),
+    h("div", { class: "area", "data-zone": "reserve" }, h("span", { class: "area-label", text: "Reserve" }),
       Array.isArray(p.reserve) ? row(ctx, p.reserve, { empty: "none" }) : hidden(ctx, "Warriors", size(p.reserve))),
-    p.bonus ? h("div", { class: "area" }, h("span", { class: "area-label", text: "Bonus Warrior" }), card(ctx, p.bonus)) : null,
+    p.bonus ? h("div", { class: "area", "data-zone": "bonus" }, h("span", { class: "area-label", text: "Bonus Warrior" }), card(ctx, p.bonus)) : null,
     h("div", { class: "area" }, h("span", { class: "area-label", text: "Land Trophies" }), row(ctx, p.lands, { empty: "none yet" })));
 }
 
@@ -103,6 +103,9 @@ function describe(ev, ctx) {
   }
 }
 
+// where the card a move names lies in the seat's area (data-zone), so clicking it there picks that move
+const ZONES = { play_warrior: "from", play_action: "actions", discard_action: "actions", discard_warrior: "hand" };
+
 const GROUPS = { draw_fate: "Turn action", battle: "Turn action", end_turn: "End", play_action: "Play an Action",
   play_warrior: "Play a Warrior", pass: "Pass", respond: "Respond", no_response: "Respond", discard_warrior: "Discard a Warrior",
   discard_action: "Discard an Action", discard_excess: "Discard", discard_done: "Done", restock: "Restock the Reserve with",
@@ -154,6 +157,7 @@ export default {
   },
   controls(moves, state, ctx) {
     return moves.map((m) => ({ group: GROUPS[m.type] || cap(words(m.type)), label: moveLabel(m, state, ctx), move: m,
-      card: ["play_warrior", "play_action", "discard_warrior", "discard_action", "restock", "swap"].includes(m.type) ? m.card : undefined }));
+      card: ["play_warrior", "play_action", "discard_warrior", "discard_action", "restock", "swap"].includes(m.type) ? m.card : undefined,
+      zone: ZONES[m.type] === "from" ? m.from : ZONES[m.type] }));
   },
 };

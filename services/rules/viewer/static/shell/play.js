@@ -56,11 +56,18 @@ export function drawControls(box, { matchId, token, turn, renderer, ctx, stateNo
       return b;
     }))), message);
   // choose a card by clicking it where it is drawn (the first control that names it)
+  // (a control with `zone` — an extension — only from the drawn area marked data-zone with that name)
   const byCard = new Map();
-  for (const items of groups.values()) for (const c of items) if (c.card && !byCard.has(c.card)) byCard.set(c.card, c);
+  const key = (cardId, zone) => `${cardId}|${zone || ""}`;
+  for (const items of groups.values()) {
+    for (const c of items) if (c.card && !byCard.has(key(c.card, c.zone))) byCard.set(key(c.card, c.zone), c);
+  }
   if (stateNode) {
     for (const node of stateNode.querySelectorAll("[data-card]")) {
-      const c = byCard.get(node.dataset.instance || node.dataset.card) || byCard.get(node.dataset.card);
+      const area = node.closest("[data-zone]");
+      const zone = area ? area.dataset.zone : "";
+      const c = [node.dataset.instance, node.dataset.card].filter(Boolean).map((id) => byCard.get(key(id, zone)) || byCard.get(key(id, "")))
+        .find(Boolean);
       const owner = node.closest("[data-seat]");  // only the acting seat's own cards choose its move
       if (!c || !owner || owner.dataset.seat !== String(ctx.seat)) continue;
       node.classList.add("playable");

@@ -29,6 +29,7 @@ def start_browser(profile_dir: Path):
     for flag in FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile_dir}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, for CSP violations and errors
     driver = webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
     driver.set_page_load_timeout(60)
     driver.set_script_timeout(60)

@@ -46,7 +46,7 @@ function centre(ctx, s) {
   const discard = s.discard || [];
   const top = discard[discard.length - 1];
   return h("section", { class: "ark-centre" },
-    h("h3", {}, s.phase === "over" ? "The game is over" : `${seatLabel(ctx, s.turn)}'s turn — ${phaseName(ctx, s.phase)}`),
+    h("h3", {}, s.phase === "over" ? "The game is over" : `${seatName(ctx, s.turn)}'s turn — ${phaseName(ctx, s.phase)}`),
     h("div", { class: "ark-row" },
       pile(ctx, "Deck", s.deck_size),
       h("div", { class: "ark-discard" }, pile(ctx, "Discard pile", discard.length),
@@ -140,7 +140,7 @@ function seatArea(ctx, s, seat) {
   const remembered = isMine(ctx, seat) || !s.remembered ? [] : (s.remembered[seat] || []);
   const hand = own
     ? (s.hand.length ? cards(ctx, s.hand) : empty(ctx, "empty"))
-    : h("div", { class: "ark-row" }, pile(ctx, "Hand", size),
+    : h("div", { class: "ark-row" }, pile(ctx, "Face down", size),
       known.length ? h("div", {}, h("div", { class: "ark-note" }, "seen by all:"), cards(ctx, known)) : null,
       remembered.length ? h("div", {}, h("div", { class: "ark-note" }, "you remember:"), cards(ctx, remembered)) : null);
   const types = new Set(clans.map((id) => info(ctx, id).clan));
@@ -265,7 +265,7 @@ function describe(event, ctx) {
     }
     case "bottomed": {
       const part = d.card !== undefined ? d : (event.private || {})[String(d.seat)] || {};
-      return `${who} puts ${part.card ? name(part.card) : "a card"} on the bottom of the deck and takes ${count((d.to_hand || []).length || 0, "card")} into hand.`;
+      return `${who} puts ${part.card ? name(part.card) : "a card"} on the bottom of the deck and takes ${count(Array.isArray(d.to_hand) ? d.to_hand.length : d.to_hand || 0, "card")} into hand.`;
     }
     case "game_won": return `${listWords((d.winners || []).map((w) => seatName(ctx, w)))} ${(d.winners || []).length > 1 ? "win" : "wins"} the game with four clans.`;
     default: {
@@ -287,7 +287,10 @@ function awaited(turn, ctx) {
   if (top) return `${sentence(who)} ${decisionWords(ctx, top)}.`;
   if (s.window) return `${sentence(who)} may counter, respond or pass.`;
   if (s.bid && !s.bid.revealed) return `${sentence(who)} to place a bid, face down, for ${cardName(ctx, s.bid.clan)}.`;
-  return `${sentence(who)}: ${phaseName(ctx, s.phase)}.`;
+  const doing = { action1: "play action cards, one at a time, or end the phase",
+    action2: "play action cards, one at a time, or end the phase",
+    bidding: "put a clan up for bidding, or end the phase" }[s.phase];
+  return `${sentence(who)}, ${phaseName(ctx, s.phase)}${doing ? `: ${doing}` : ""}.`;
 }
 
 /** Group and label one legal move in the game's words. A compound move (a whole bid listing its
@@ -320,7 +323,10 @@ function control(move, view, ctx) {
     case "refuse": return { group: "Pay for the Sabotage", label: "Refuse to pay (lose the clan)" };
     case "bottom": return { group: "Iverion: put a card on the bottom", label: name(move.card) };
     case "add": return { group: "Kala: add a card to the bid", label: name(move.card), card: move.card };
-    case "destroy": return { group: "Nara: discard a matching clan", label: `${seatName(ctx, move.seat)}'s clan` };
+    case "destroy": {
+      const top = (s.pending || [])[(s.pending || []).length - 1] || {};
+      return { group: "Nara: discard a matching clan", label: `${seatName(ctx, move.seat)}'s ${top.clan ? name(top.clan) : "clan"}` };
+    }
     case "decline": return { group: "Role", label: "Decline" };
     default: {
       const fields = moveFields(ctx, move);

@@ -223,7 +223,11 @@ function awaited(turn, ctx) {
   const who = waitingFor(ctx, turn);
   if (s.phase === "formation") return `Formation: waiting for ${who} to choose four members, in secret.`;
   const t = s.turn;
-  if (t && t.queue && t.queue.length) return `${who}: resolve ${stepWords(ctx, t.queue[0])}, or skip it.`;
+  if (t && t.queue && t.queue.length) {
+    const step = t.queue[0];
+    return step.op === "cost" ? `${who}: ${stepWords(ctx, step)} (a Cost that can be paid must be paid).`
+      : `${who}: ${stepWords(ctx, step)}, or skip it.`;
+  }
   if (t && t.played === null && t.seat !== undefined) return `${seatName(ctx, t.seat)} to play a member or activate a Legendary ability.`;
   return (turn.to_act || []).length ? `Waiting for ${who}.` : "The rules are moving on.";
 }
@@ -239,7 +243,8 @@ function control(move, view, ctx) {
     case "pick": return { group: "Formation: pick a member", label: name(move.member), card: move.member };
     case "unpick": return { group: "Formation: put a member back", label: name(move.member) };
     case "confirm": {
-      const members = move.members || move.hand || [];
+      const own = s.seats && ctx.seat !== null && ctx.seat !== undefined ? s.seats[ctx.seat] : null;
+      const members = move.members || move.hand || (own && Array.isArray(own.draft) ? own.draft : []);
       return { group: "Formation", label: members.length ? `Confirm ${cardsWords(ctx, members)}` : "Confirm the fellowship" };
     }
     case "play": {

@@ -171,6 +171,9 @@ def prepare(env: dict) -> tuple[dict, dict[str, str], list[str]]:
         PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(ROOT),
         PYTHONUNBUFFERED="1",
     )
+    if "CORS_ORIGINS" not in env:  # the viewer served by this rules service creates tables on matchmaking
+        env["CORS_ORIGINS"] = f"http://127.0.0.1:{ports['RULES']},http://localhost:{ports['RULES']}"
+        said.append(f"CORS_ORIGINS={env['CORS_ORIGINS']} (the viewer's origin; set CORS_ORIGINS to choose)")
     said += [f"matchmaking  {env['MATCHMAKING_URL']}", f"rules        {env['RULES_URL']}",
              f"scoring      {env['SCORING_URL']}", f"try:  curl -s {env['MATCHMAKING_URL']}/v1/games",
              "then: make demo    (Ctrl-C here stops everything)"]

@@ -17,6 +17,7 @@ from .index_routes import blp as index_blp, players_blp
 from .routes import blp
 from .runtime import Runtime
 from .viewer import bp as viewer_bp
+from .viewer.catalog_routes import blp as catalog_blp
 
 
 def create_app(config: Config | None = None):
@@ -34,5 +35,6 @@ def create_app(config: Config | None = None):
     api.register_blueprint(export_blp)
     api.register_blueprint(index_blp)
     api.register_blueprint(players_blp)
+    api.register_blueprint(catalog_blp)
     app.register_blueprint(viewer_bp)
     return app

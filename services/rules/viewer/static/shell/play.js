@@ -1,0 +1,70 @@
+/* The seat's controls: its legal moves (from GET /turn) turned into buttons by the game's
+ * renderer (grouped and labelled in the game's words), each marked data-move (its index in the
+ * legal list); a control that names a card also makes that drawn card clickable. A click posts the
+ * move with expected_version and an Idempotency-Key; the caller is told what happened. */
+import { h, fill } from "./dom.js";
+import { postMove } from "./api.js";
+import { call } from "./renderers.js";
+
+/** Draw the controls for `turn` into `box`; onDone({ok, status, error}) after a posted move. */
+export function drawControls(box, { matchId, token, turn, renderer, ctx, stateNode, onDone }) {
+  const moves = turn.moves || [];
+  box.dataset.turnVersion = String(turn.version);
+  if (!moves.length) {
+    box.dataset.ready = "0";
+    fill(box);
+    return;
+  }
+  const made = call(renderer, "controls", moves, turn.state, ctx);
+  const groups = new Map();
+  made.forEach((c, i) => {
+    const index = moves.indexOf(c.move) >= 0 ? moves.indexOf(c.move) : i;
+    if (!groups.has(c.group)) groups.set(c.group, []);
+    groups.get(c.group).push({ ...c, index });
+  });
+  let busy = false;
+  const buttons = [];
+  const send = async (index) => {
+    if (busy) return;
+    busy = true;
+    buttons.forEach((b) => { b.disabled = true; });
+    box.dataset.ready = "0";
+    message.textContent = "sending…";
+    try {
+      await postMove(matchId, token, moves[index], turn.version);
+      message.textContent = "";
+      onDone({ ok: true });
+    } catch (err) {
+      busy = false;
+      if (err.status === 409) {
+        message.textContent = "The match moved on meanwhile; showing it as it is now.";
+      } else {
+        message.textContent = `That move was refused${err.status ? ` (${err.status})` : ""}: ${err.message}`;
+        buttons.forEach((b) => { b.disabled = false; });
+        box.dataset.ready = "1";
+      }
+      onDone({ ok: false, status: err.status, error: err });
+    }
+  };
+  const message = h("div", { id: "play-message", class: "play-message", role: "status" });
+  fill(box, h("h2", { text: "Your move" }), [...groups].map(([group, items]) => h("div", { class: "move-group" },
+    h("span", { class: "move-group-label", text: group }),
+    items.map((c) => {
+      const b = h("button", { class: "move", "data-move": c.index, type: "button", text: c.label, onclick: () => send(c.index) });
+      buttons.push(b);
+      return b;
+    }))), message);
+  // choose a card by clicking it where it is drawn (the first control that names it)
+  const byCard = new Map();
+  for (const items of groups.values()) for (const c of items) if (c.card && !byCard.has(c.card)) byCard.set(c.card, c);
+  if (stateNode) {
+    for (const node of stateNode.querySelectorAll("[data-card]")) {
+      const c = byCard.get(node.dataset.instance || node.dataset.card) || byCard.get(node.dataset.card);
+      if (!c) continue;
+      node.classList.add("playable");
+      node.title = `${c.group}: ${c.label} (click)`;
+      node.addEventListener("click", () => send(c.index));
+    }
+  }
+  box.dataset.ready = "1";
+}

@@ -30,7 +30,7 @@ function targetWords(ctx, d) {
 }
 
 function cards(ctx, ids) {
-  return ctx.h("div", { class: "ark-cards" }, (ids || []).map((id) => card(ctx, id, { detail: true })));
+  return ctx.h("div", { class: "ark-cards" }, (ids || []).map((id) => card(ctx, id)));
 }
 
 function zone(ctx, label, content) {
@@ -50,7 +50,7 @@ function centre(ctx, s) {
     h("div", { class: "ark-row" },
       pile(ctx, "Deck", s.deck_size),
       h("div", { class: "ark-discard" }, pile(ctx, "Discard pile", discard.length),
-        top ? h("div", {}, h("div", { class: "ark-note" }, "on top:"), card(ctx, top, { detail: true })) : null)),
+        top ? h("div", {}, h("div", { class: "ark-note" }, "on top:"), card(ctx, top)) : null)),
     s.winners && s.winners.length ? h("p", { class: "ark-winner" },
       `${listWords(s.winners.map((w) => seatName(ctx, w)))} ${s.winners.length > 1 ? "win" : "wins"} with four clans.`) : null);
 }
@@ -62,7 +62,7 @@ function actionArea(ctx, s) {
   const target = targetWords(ctx, a);
   return ctx.h("section", { class: "ark-action" },
     ctx.h("h3", {}, "Action card in play"),
-    ctx.h("div", { class: "ark-row" }, card(ctx, a.card, { detail: true }),
+    ctx.h("div", { class: "ark-row" }, card(ctx, a.card),
       ctx.h("p", {}, `${seatName(ctx, a.seat)} plays ${cardName(ctx, a.card)}${target ? ` targeting ${target}` : ""} — ${status}.`)));
 }
 
@@ -105,7 +105,7 @@ function bidArea(ctx, s) {
     ? h("p", {}, `${seatName(ctx, b.winner)} wins the bid${b.saboteur !== null && b.saboteur !== undefined ? `; ${seatName(ctx, b.saboteur)} sabotages it` : ""}.`) : null;
   return h("section", { class: "ark-bid" },
     h("h3", {}, `Bidding for ${cardName(ctx, b.clan)}`),
-    h("div", { class: "ark-row" }, card(ctx, b.clan, { detail: true }), h("div", { class: "ark-row" }, rows)),
+    h("div", { class: "ark-row" }, card(ctx, b.clan), h("div", { class: "ark-row" }, rows)),
     draft, putBack, result);
 }
 

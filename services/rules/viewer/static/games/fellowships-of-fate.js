@@ -50,7 +50,7 @@ function fieldArea(ctx, s) {
   const slots = (s.field || []).map((id, i) => {
     const extra = i >= (s.field.length - (ctx.catalog.extra_relic_slots || 2));
     return h("div", { class: `fof-slot${extra ? " fof-under-relics" : ""}`, "data-slot": String(i) },
-      id ? card(ctx, id, { detail: true }) : h("div", { class: "fof-empty" }, "empty space"),
+      id ? card(ctx, id) : h("div", { class: "fof-empty" }, "empty space"),
       extra ? h("div", { class: "fof-note" }, "extra relic") : null);
   });
   const relics = s.relic_deck || {};
@@ -91,7 +91,7 @@ function formationWords(ctx, s, seat) {
 }
 
 function cards(ctx, ids, opts = {}) {
-  return ctx.h("div", { class: "fof-cards" }, (ids || []).map((id) => card(ctx, id, { detail: true, ...opts })));
+  return ctx.h("div", { class: "fof-cards" }, (ids || []).map((id) => card(ctx, id, opts)));
 }
 
 function zone(ctx, label, content, cls = "") {
@@ -112,8 +112,8 @@ function seatArea(ctx, s, seat) {
 
   const play = h("div", { class: "fof-cards" },
     (p.play || []).map((m) => h("div", { class: `fof-member ${m.upright ? "fof-upright" : "fof-sideways"}` },
-      card(ctx, m.id, { detail: true }), h("div", { class: "fof-note" }, m.upright ? "upright" : "sideways"))),
-    (p.relics || []).map((r) => card(ctx, r.id, { detail: true })));
+      card(ctx, m.id), h("div", { class: "fof-note" }, m.upright ? "upright" : "sideways"))),
+    (p.relics || []).map((r) => card(ctx, r.id)));
 
   const hand = hidden(p.hand)
     ? h("div", { class: "fof-cards" }, pile(ctx, "Hand", p.hand.count), cards(ctx, p.known_hand))
@@ -131,8 +131,8 @@ function seatArea(ctx, s, seat) {
     draft,
     zone(ctx, "Standby", size(p.standby) ? standby : h("div", { class: "fof-empty" }, "empty")),
     zone(ctx, `Journal (${vp} VP in cards)`, h("div", { class: "fof-cards" },
-      journalId ? card(ctx, journalId, { detail: true }) : null,
-      (p.journal || []).map((id) => card(ctx, id, { detail: true })))));
+      journalId ? card(ctx, journalId) : null,
+      (p.journal || []).map((id) => card(ctx, id)))));
 }
 
 function resultArea(ctx, s) {

@@ -9,7 +9,7 @@ import random
 from dataclasses import dataclass, field
 
 from selenium.common.exceptions import (ElementClickInterceptedException, NoSuchElementException,
-                                        StaleElementReferenceException)
+                                        StaleElementReferenceException, TimeoutException)
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -17,9 +17,17 @@ IGNORED = (NoSuchElementException, StaleElementReferenceException)
 
 
 def wait(driver, predicate, timeout: float = 60, what: str = "the page"):
-    """Until ``predicate(driver)`` is truthy (an element redrawn meanwhile is looked up again)."""
-    return WebDriverWait(driver, timeout, poll_frequency=0.1, ignored_exceptions=IGNORED).until(
-        lambda d: predicate(d), message=f"waiting for {what}")
+    """Until ``predicate(driver)`` is truthy (an element redrawn meanwhile is looked up again); a
+    timeout says what the page showed."""
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.1, ignored_exceptions=IGNORED).until(
+            lambda d: predicate(d), message=f"waiting for {what}")
+    except TimeoutException:
+        shown = driver.execute_script(
+            "const t = (id) => (document.getElementById(id) || {}).innerText || ''; "
+            "return {awaited: t('awaited'), play: t('play').slice(0, 600), events: t('events').slice(0, 600), "
+            "problem: t('token-problem'), url: location.href}")
+        raise AssertionError(f"timed out waiting for {what}; the page showed {shown}") from None
 
 
 def open_as_seat(driver, base: str, match_id: str, token: str | None) -> None:
@@ -106,3 +114,29 @@ def play_by_clicking(driver, *, seed: int = 0, max_clicks: int = 1500, on_turn=N
         if q["message"].startswith("The match moved on"):
             out.refreshed += 1
     raise AssertionError(f"the match did not end within {max_clicks} clicks")
+
+
+# ----- reading what the page draws ---------------------------------------------------------------
+
+def drawn_cards(driver, within: str = "#state") -> dict[str, int]:
+    """How many times each content id is drawn as a card (``[data-card]``) inside ``within``."""
+    return driver.execute_script(
+        "const out = {}; for (const e of document.querySelectorAll(arguments[0] + ' [data-card]'))"
+        " out[e.dataset.card] = (out[e.dataset.card] || 0) + 1; return out;", within)
+
+
+def body_text(driver) -> str:
+    return driver.execute_script("return document.body.innerText")
+
+
+def assert_no_raw_json(driver) -> None:
+    """No JSON object or list printed anywhere on the page (and no literal null)."""
+    text = body_text(driver)
+    for needle in ('{"', '":', '["', "null"):
+        assert needle not in text, (needle, text[max(0, text.find(needle) - 200):text.find(needle) + 200])
+
+
+def assert_fits_the_window(driver) -> None:
+    """Nothing widens the page beyond the window (long events wrap or scroll inside their panel)."""
+    width, inner = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width <= inner, (width, inner)

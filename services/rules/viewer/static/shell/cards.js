@@ -37,7 +37,8 @@ export function card(ctx, contentId, opts = {}) {
   const values = def ? valuesText(def.values) : [];
   const tip = [name, values.join(", "), def && def.text, opts.detail, def && def.source ? `(${def.source} content)` : null]
     .filter(Boolean).join("\n");
-  const node = h("span", { class: `card${def && def.kind ? " kind-" + def.kind : ""}`, "data-card": id, tabindex: 0, title: tip },
+  const node = h("span", { class: `card${def && def.kind ? " kind-" + def.kind : ""}`, "data-card": id,
+    "data-instance": String(contentId) !== id ? String(contentId) : null, tabindex: 0, title: tip },
     h("span", { class: "card-name", text: name }),
     values.length ? h("span", { class: "card-values", text: values.join(" · ") }) : null,
     opts.count && opts.count > 1 ? h("span", { class: "card-count", text: `×${opts.count}` }) : null,

@@ -55,8 +55,9 @@ function newTableForm(games, bots) {
   h("button", { class: "primary", type: "submit", id: "create-table", text: "Create and play" }), status);
 }
 
-export async function showIndex(app, query) {
+export async function showIndex(app, query, current = () => true) {
   const cfg = await viewerConfig();
+  if (!current()) return;
   const titles = Object.fromEntries(cfg.games.map((g) => [g.id, g.title]));
   const filters = { game: query.get("game") || "", status: query.get("status") || "", player: query.get("player") || "" };
   const cursors = [null];

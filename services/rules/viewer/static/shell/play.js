@@ -60,9 +60,21 @@ export function drawControls(box, { matchId, token, turn, renderer, ctx, stateNo
   if (stateNode) {
     for (const node of stateNode.querySelectorAll("[data-card]")) {
       const c = byCard.get(node.dataset.instance || node.dataset.card) || byCard.get(node.dataset.card);
-      if (!c) continue;
+      const owner = node.closest("[data-seat]");  // only the acting seat's own cards choose its move
+      if (!c || (owner && owner.dataset.seat !== String(ctx.seat))) continue;
       node.classList.add("playable");
       node.title = `${c.group}: ${c.label} (click)`;
+      node.addEventListener("click", () => send(c.index));
+    }
+  }
+  // ...and a hex of a map (a control with `hex`, an extension of the interface) by clicking it
+  const byHex = new Map();
+  for (const items of groups.values()) for (const c of items) if (c.hex !== undefined && !byHex.has(String(c.hex))) byHex.set(String(c.hex), c);
+  if (stateNode) {
+    for (const node of stateNode.querySelectorAll("[data-hex]")) {
+      const c = byHex.get(node.dataset.hex);
+      if (!c) continue;
+      node.classList.add("playable");
       node.addEventListener("click", () => send(c.index));
     }
   }

@@ -3,6 +3,7 @@
 /** A seat's display name from the match summary's seats. */
 export function seatName(seat, i) {
   seat = seat || {};
+  if (seat.name && /^bot:/.test(seat.name)) return `${cap(seat.name.slice(4))} bot`;
   if (seat.name) return seat.name;
   if (seat.player_id) return seat.player_id;
   if (seat.bot) return `${cap(seat.bot)} bot`;

@@ -1,0 +1,190 @@
+"""Playing in the web viewer (issue 20), in headless Chromium against the whole stack: for Rise of
+Tribes, Fate of Akalon and Battlefields of Olympus a person plays a whole match against a bot by
+clicking the data-move controls to the end; at several of the person's turns what is drawn is the
+API's view of that seat — every card it may see by its printed name, exactly as many as it may see
+(so no hidden card), Rise of Tribes' hexes and populations — with no raw JSON on the page. A table
+is also created from the index against bots of a chosen level, and a stale or illegal move is
+answered as the issue says. Screenshots go to each test's temporary directory."""
+from collections import Counter
+
+import pytest
+import requests
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from tests.support.browser import start_browser
+from tests.support.stack import Client, wait_for
+from tests.support.viewer_play import (assert_fits_the_window, assert_no_raw_json, drawn_cards, open_as_seat,
+                                       play_by_clicking, wait)
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    driver = start_browser(tmp_path_factory.mktemp("chromium-profile"))
+    yield driver
+    driver.quit()
+
+
+def base(card_id: str) -> str:
+    return str(card_id).split("#")[0]
+
+
+def visible(value) -> list:
+    """The list's entries, or none for a hidden part ({"count": n})."""
+    return list(value) if isinstance(value, list) else []
+
+
+# the cards each renderer draws from a view: every card the view shows, once
+def rot_cards(state: dict) -> list[str]:
+    out = []
+    for seat in state["seats"]:
+        out += seat["progress"] + seat["done"] + visible(seat["deck"]) + ([seat["power"]] if seat.get("power") else [])
+    out += [slot["id"] for slot in state["events"]["slots"] if slot]
+    return out
+
+
+def foa_cards(state: dict) -> list[str]:
+    out = [e["card"] for e in state["field"]]
+    for z in state["zones"]:
+        out += visible(z["hand"]) + visible(z["deck"]) + z["revealed"] + z["discard"] + z["cemetery"] + z["out"]
+    return [base(c) for c in out]
+
+
+def boo_cards(state: dict) -> list[str]:
+    out = list(state["land_pile"]) + list(state["ares_pile"]) + list(state["wdisc"]) + list(state["adisc"])
+    b = state.get("battle")
+    if b:
+        out += ([b["land"]] if b.get("land") else []) + [w["card"] for w in b["line"]]
+        out += [a["card"] for a in b["actions"] + b["used"]]
+    if state.get("chain"):
+        out += [c["card"] for c in state["chain"]["cards"]]
+    for s in state["seats"]:
+        out += visible(s["hand"]) + visible(s["actions"]) + visible(s["reserve"]) + s["revealed"] + s["lands"]
+        out += ([s["bonus"]] if s.get("bonus") else [])
+        if not isinstance(s["hand"], list):
+            out += s["known"]
+    return out
+
+
+CARDS = {"rise-of-tribes": rot_cards, "fate-of-akalon": foa_cards, "battlefields-of-olympus": boo_cards}
+
+
+def check_drawn(driver, stack, game_id: str, match_id: str, token: str | None, catalog: dict) -> int:
+    """The page at its head against the API's view for the same viewer: the cards (by printed name,
+    as many as the view shows: no hidden one), RoT's hexes and populations, no JSON. The version."""
+    version = int(driver.find_element(By.ID, "state").get_attribute("data-version"))
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    view = requests.get(f"{stack.rules}/v1/matches/{match_id}/view", params={"at": version}, headers=headers).json()
+    state = view["state"]
+    expected = Counter(CARDS[game_id](state))
+    assert Counter(drawn_cards(driver)) == expected, version
+    text = driver.find_element(By.ID, "state").text
+    for card_id in expected:
+        assert catalog["cards"][card_id]["name"] in text, (card_id, version)
+    if game_id == "rise-of-tribes":
+        hexes = driver.execute_script("return [...document.querySelectorAll('#state svg [data-hex]')]"
+                                      ".map(e => [e.dataset.hex, e.dataset.pop, e.textContent])")
+        assert len(hexes) == len(state["terrain"])
+        for hex_id, pop, label in hexes:
+            assert pop == ",".join(str(n) for n in state["pop"][int(hex_id)]), (hex_id, version)
+            for n in state["pop"][int(hex_id)]:
+                assert not n or str(n) in label
+    assert_no_raw_json(driver)
+    return version
+
+
+@pytest.mark.parametrize("game_id", ["rise-of-tribes", "fate-of-akalon", "battlefields-of-olympus"])
+def test_a_person_plays_a_whole_match_against_a_bot_by_clicking(stack, browser, game_id, tmp_path):
+    person = Client.register(stack, f"clicker-{game_id[:6]}")
+    r = person.post(f"{stack.mm}/v1/tables", json={"game": game_id, "seats": [{"player_id": person.player_id},
+                                                                              {"bot": "random"}]})
+    assert r.status_code == 201, r.text
+    match_id = r.json()["match_id"]
+    catalog = requests.get(f"{stack.rules}/v1/games/{game_id}/catalog").json()
+    open_as_seat(browser, stack.rules, match_id, person.token)
+    wait(browser, lambda d: d.find_element(By.ID, "viewer-as").text.startswith("as seat 0"), what="the seat's view")
+    checked = []
+
+    def on_turn(driver, version):
+        if len(checked) < 6 and (not checked or version - checked[-1] >= 12):
+            checked.append(check_drawn(driver, stack, game_id, match_id, person.token, catalog))
+            if len(checked) == 2:
+                driver.save_screenshot(str(tmp_path / f"{game_id}-playing.png"))
+
+    played = play_by_clicking(browser, seed=3, on_turn=on_turn, timeout=120)
+    assert played.clicks > 3 and len(checked) >= 2, (played, checked)
+    summary = requests.get(f"{stack.rules}/v1/matches/{match_id}").json()
+    assert summary["status"] == "finished"
+    # every move the person made is in the log as theirs, and they were made by clicking
+    events = requests.get(f"{stack.rules}/v1/matches/{match_id}/events", params={"limit": 1000}).json()["events"]
+    mine = [e for e in events if (e.get("cause") or {}).get("seat") == 0 and "move" in (e.get("cause") or {})]
+    assert len({e["seq"] for e in mine}) >= played.clicks - played.refreshed
+    wait(browser, lambda d: d.find_element(By.ID, "state").get_attribute("data-version") == str(summary["version"]),
+         what="the final version drawn")
+    assert "The match is over" in browser.find_element(By.ID, "awaited").text
+    check_drawn(browser, stack, game_id, match_id, person.token, catalog)
+    assert_fits_the_window(browser)
+    browser.save_screenshot(str(tmp_path / f"{game_id}-finished.png"))
+    assert (tmp_path / f"{game_id}-finished.png").stat().st_size > 10_000
+
+
+def test_a_table_against_bots_is_created_from_the_index_and_played(stack, browser, tmp_path):
+    browser.get(f"{stack.rules}/viewer/#/")
+    wait(browser, lambda d: d.find_elements(By.ID, "new-table"), what="the new table form")
+    Select(browser.find_element(By.ID, "new-game")).select_by_value("duel")
+    Select(browser.find_element(By.ID, "new-bot")).select_by_value("greedy")
+    name = browser.find_element(By.ID, "new-name")
+    name.clear()
+    name.send_keys(f"indexer-{id(browser) % 100000}")
+    browser.find_element(By.ID, "create-table").click()
+    wait(browser, lambda d: "#/match/" in d.current_url, what="the new match")
+    match_id = browser.current_url.split("#/match/")[1]
+    wait(browser, lambda d: d.find_element(By.ID, "viewer-as").text.startswith("as seat 0"), what="the seat's view")
+    summary = requests.get(f"{stack.rules}/v1/matches/{match_id}").json()
+    assert summary["seats"][1]["bot"] == "greedy" and summary["game"] == "duel"
+    assert browser.find_element(By.ID, "game-title").text == "Duel"
+    played = play_by_clicking(browser, seed=1)
+    assert played.clicks == 3  # three rounds, one card each
+    wait(browser, lambda d: d.find_element(By.ID, "status").text == "finished", what="the end")
+    assert_no_raw_json(browser)
+    browser.save_screenshot(str(tmp_path / "duel-from-the-index.png"))
+
+
+def test_a_stale_move_refreshes_and_an_illegal_one_shows_its_reason(stack, browser, tmp_path):
+    person = Client.register(stack, "stale")
+    r = person.post(f"{stack.mm}/v1/tables", json={"game": "duel", "seats": [{"player_id": person.player_id},
+                                                                            {"bot": "random"}], "options": {"rounds": 2}})
+    match_id = r.json()["match_id"]
+    api = f"{stack.rules}/v1/matches/{match_id}"
+    wait_for(lambda: requests.get(api).json()["to_act"] == [0], 60, what="the bot's decision")
+    open_as_seat(browser, stack.rules, match_id, person.token)
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#play[data-ready='1'] button[data-move]"), what="the controls")
+    # every POST the page makes goes through a wrapper that may alter its body and records the status
+    browser.execute_script("""
+        window.__statuses = []; window.__alter = null; const real = window.fetch;
+        window.fetch = async (u, o) => {
+          if (o && o.method === 'POST' && window.__alter) { const b = JSON.parse(o.body); window.__alter(b);
+            o = {...o, body: JSON.stringify(b)}; }
+          const resp = await real(u, o);
+          if (o && o.method === 'POST') window.__statuses.push(resp.status);
+          return resp; };""")
+    # an illegal move (a card the seat does not hold): the API's reason is shown, the controls stay
+    browser.execute_script("window.__alter = (b) => { b.move.card = 99; }")
+    browser.find_element(By.CSS_SELECTOR, "#play button[data-move]").click()
+    wait(browser, lambda d: "refused (422)" in d.find_element(By.ID, "play-message").text, what="the reason")
+    assert browser.find_elements(By.CSS_SELECTOR, "#play[data-ready='1'] button[data-move]:not([disabled])")
+    browser.save_screenshot(str(tmp_path / "illegal.png"))
+    # a stale one (an expected_version the match has moved past): 409, and the page shows it as it is now
+    version = requests.get(api).json()["version"]
+    browser.execute_script("window.__alter = (b) => { b.expected_version = b.expected_version - 1; }")
+    browser.find_element(By.CSS_SELECTOR, "#play button[data-move]").click()
+    wait(browser, lambda d: 409 in d.execute_script("return window.__statuses"), what="the 409")
+    wait(browser, lambda d: d.find_element(By.ID, "play").get_attribute("data-ready") == "1"
+         and d.find_element(By.ID, "play").get_attribute("data-turn-version") == str(version), what="the refreshed controls")
+    # and the untouched move goes through
+    browser.execute_script("window.__alter = null")
+    browser.find_element(By.CSS_SELECTOR, "#play button[data-move]").click()
+    wait_for(lambda: requests.get(api).json()["version"] > version, 60, what="the move")
+    assert browser.execute_script("return window.__statuses")[-1] == 201

@@ -20,7 +20,7 @@ from shared.games.fellowships_of_fate.catalog import catalog as fof_catalog
 from shared.matches import Matches
 from tests.support.browser import start_browser
 from tests.support.stack import Client
-from tests.support.viewer_play import open_as_seat, play_by_clicking, wait
+from tests.support.viewer_play import assert_fits_the_window, assert_no_raw_json, open_as_seat, play_by_clicking, wait
 
 pytestmark = pytest.mark.slow
 
@@ -51,9 +51,32 @@ def _ids(value, out=None) -> set[str]:
     return out
 
 
-def drawn_cards(driver, selector: str) -> list[str]:
-    return driver.execute_script(
-        "return [...document.querySelectorAll(arguments[0] + ' [data-card]')].map(n => n.dataset.card)", selector)
+#: one read of the page (atomic: the page cannot redraw during one script): the version drawn,
+#: and for each selector the cards drawn in it and its text
+_SNAPSHOT = """
+const out = {version: (document.getElementById('state') || {dataset: {}}).dataset.version, parts: {}};
+for (const sel of arguments[0]) {
+  const node = document.querySelector(sel);
+  out.parts[sel] = node ? {cards: [...node.querySelectorAll('[data-card]')].map(n => n.dataset.card),
+                          text: node.innerText} : {cards: [], text: ''};
+}
+return out;
+"""
+
+
+class Page:
+    """What the page drew at one moment: ``cards(selector)``, ``text(selector)``, ``version``."""
+
+    def __init__(self, driver, selectors):
+        snap = driver.execute_script(_SNAPSHOT, ["#state", "#events", "#awaited", *selectors])
+        self.version = int(snap["version"]) if str(snap["version"]).isdigit() else None
+        self.parts = snap["parts"]
+
+    def cards(self, selector: str) -> list[str]:
+        return self.parts[selector]["cards"]
+
+    def text(self, selector: str) -> str:
+        return self.parts[selector]["text"]
 
 
 def text_of(driver, selector: str) -> str:
@@ -63,8 +86,10 @@ def text_of(driver, selector: str) -> str:
 def assert_no_json(driver):
     body = driver.find_element(By.TAG_NAME, "body").text
     assert not JSON_LIKE.search(body), JSON_LIKE.search(body).group(0) + " in: " + body[:2000]
-    for word in ("undefined", "[object Object]", "NaN"):
-        assert word not in body
+    for word in ("undefined", "[object object]", "nan"):
+        assert not re.search(rf"\b{re.escape(word)}\b", body.lower()), word
+    assert_no_raw_json(driver)
+    assert_fits_the_window(driver)
 
 
 class Checker:
@@ -82,90 +107,100 @@ class Checker:
     def names(self, ids) -> list[str]:
         return [self.catalog["cards"][i]["name"] for i in ids if i in self.catalog["cards"]]
 
+    def selectors(self) -> list[str]:
+        return [f"#state [data-seat='{i}']" for i in (0, 1)] + [f"#state [data-bidder='{i}']" for i in (0, 1)] + \
+            ["#state .fof-field"]
+
     def __call__(self, driver, version: int) -> None:
         self.turns += 1
         if self.turns % 7 != 1 or len(self.checked) >= CHECKS:
             return
+        page = Page(driver, self.selectors())
+        if page.version is None:
+            return
+        version = page.version
         base = f"{self.stack.rules}/v1/matches/{self.match_id}"
         view = self.client.get(f"{base}/view", params={"at": version}).json()
         assert view["version"] == version and view["seat"] == self.seat
         events = self.client.get(f"{base}/events", params={"limit": 1000}).json()["events"]
         truth = self.matches.state(self.match_id, at=version)["game"]
-        public = _ids(view["state"]) | _ids([e["data"] for e in events])
+        public = _ids(view["state"]) | _ids([e["data"] for e in events if e["seq"] <= version])
 
-        drawn = drawn_cards(driver, "#state")
+        drawn = page.cards("#state")
         assert drawn, "no card drawn"
         assert set(drawn) <= _ids(view["state"]) | set(self.catalog.get("journals", {}).values()), \
             f"drawn cards the seat's view does not hold: {set(drawn) - _ids(view['state'])}"
-        self.check_own(driver, view["state"])
-        self.check_other(driver, view["state"])
+        self.check_own(page, view["state"])
+        self.check_other(page, view["state"])
 
         # what only the true state holds (the opponent's hidden cards, the deck) is never named
         secret = {c for c in self.hidden_of_other(truth, 1 - self.seat) if c in self.catalog["cards"]} - public
-        page = text_of(driver, "#state") + "\n" + text_of(driver, "#events")
+        said = page.text("#state") + "\n" + page.text("#events")
         for name in self.names(secret):
             if not any(name in self.catalog["cards"][c]["name"] for c in public if c in self.catalog["cards"]):
-                assert name not in page, f"hidden card {name!r} named on the page"
+                assert name not in said, f"hidden card {name!r} named on the page"
                 self.hidden_names_checked += 1
+        assert page.text("#awaited").strip()
         assert_no_json(driver)
-        assert text_of(driver, "#awaited").strip()
         driver.save_screenshot(str(self.shot_dir / f"{self.name}-v{version}.png"))
         self.checked.append(version)
 
 
 class FofChecker(Checker):
-    def check_own(self, driver, s):
+    def check_own(self, page, s):
         me = s["seats"][self.seat]
         mine = f"#state [data-seat='{self.seat}']"
-        drawn = Counter(drawn_cards(driver, mine))
+        drawn = Counter(page.cards(mine))
         for zone in ("hand", "standby"):
             for member in me[zone]:
                 assert drawn[member] >= Counter(me[zone])[member], (zone, member)
-        text = text_of(driver, mine)
+        text = page.text(mine)
         for name in self.names(me["hand"] + me["standby"] + [m["id"] for m in me["play"]]):
             assert name in text
         for t in ("strength", "mana", "wisdom"):
             assert f"{self.catalog['tokens'][t]} {me['tokens'][t]}" in text
-        field = drawn_cards(driver, "#state .fof-field")
+        field = page.cards("#state .fof-field")
         assert field == [c for c in s["field"] if c]
 
-    def check_other(self, driver, s):
+    def check_other(self, page, s):
         other = 1 - self.seat
         them = s["seats"][other]
         assert isinstance(them["hand"], dict) and isinstance(them["standby"], dict)
         allowed = Counter([m["id"] for m in them["play"]] + [r["id"] for r in them["relics"]] + them["journal"]
                           + them["known_hand"] + [self.catalog["journals"][them["colour"]]])
-        drawn = Counter(drawn_cards(driver, f"#state [data-seat='{other}']"))
+        drawn = Counter(page.cards(f"#state [data-seat='{other}']"))
         assert not drawn - allowed, f"the opponent's hidden members drawn: {drawn - allowed}"
-        text = text_of(driver, f"#state [data-seat='{other}']")
-        assert f"Hand\n" in text or "Hand" in text
-        assert str(them["standby"]["count"]) in text or them["standby"]["count"] == 0
+        text = page.text(f"#state [data-seat='{other}']")
+        if them["hand"]["count"]:
+            assert re.search(rf"Hand\s+{them['hand']['count']}\b", text), text
+        if them["standby"]["count"]:
+            assert re.search(rf"Standby \(face down\)\s+{them['standby']['count']}\b", text), text
 
 
 class ArkonChecker(Checker):
-    def check_own(self, driver, s):
-        drawn = Counter(drawn_cards(driver, f"#state [data-seat='{self.seat}']"))
+    def check_own(self, page, s):
+        drawn = Counter(page.cards(f"#state [data-seat='{self.seat}']"))
         for card, n in Counter(s["hand"]).items():
             assert drawn[card] >= n, ("hand", card)
         for card in s["clans"][self.seat]:
             assert drawn[card] >= 1
-        text = text_of(driver, f"#state [data-seat='{self.seat}']")
+        text = page.text(f"#state [data-seat='{self.seat}']")
         for name in self.names(s["hand"]):
             assert name in text
 
-    def check_other(self, driver, s):
+    def check_other(self, page, s):
         other = 1 - self.seat
         allowed = Counter(s["clans"][other]) + Counter(s["known"][other]) + Counter((s["remembered"] or [[]] * 2)[other])
-        drawn = Counter(drawn_cards(driver, f"#state [data-seat='{other}']"))
+        drawn = Counter(page.cards(f"#state [data-seat='{other}']"))
         assert not drawn - allowed, f"the opponent's hidden hand drawn: {drawn - allowed}"
-        text = text_of(driver, f"#state [data-seat='{other}']")
+        text = page.text(f"#state [data-seat='{other}']")
         assert f"Hand: {s['hand_sizes'][other]} card" in text
         bid = s["bid"]
         if bid and bid["revealed"] is None and str(other) in (bid.get("counts") or {}):
-            assert not drawn_cards(driver, f"#state [data-bidder='{other}']"), "a face-down bid drawn by name"
+            assert not page.cards(f"#state [data-bidder='{other}']"), "a face-down bid drawn by name"
             n = bid["counts"][str(other)]
             if n:
-                assert "Face down" in text_of(driver, f"#state [data-bidder='{other}']")
+                assert "Face down" in page.text(f"#state [data-bidder='{other}']")
 
 
 def fof_hidden(truth, other):

@@ -91,7 +91,10 @@ def play_by_clicking(driver, *, seed: int = 0, max_clicks: int = 1500, on_turn=N
         buttons = driver.find_elements(By.CSS_SELECTOR, "#play[data-ready='1'] button[data-move]:not([disabled])")
         if not buttons:
             continue  # redrawn between the two reads
-        choice = prefer([b.text for b in buttons]) if prefer else None
+        try:
+            choice = prefer([b.text for b in buttons]) if prefer else None
+        except StaleElementReferenceException:
+            continue  # redrawn while the labels were read (another seat moved meanwhile)
         button = buttons[choice if choice is not None else rnd.randrange(len(buttons))]
         try:
             button.click()

@@ -27,7 +27,7 @@ function tokensWords(ctx, tokens) {
 /** One step of the ability being resolved (abilities.py's step shapes) in words. */
 function stepWords(ctx, step) {
   switch (step.op) {
-    case "gain": return `gain 1 ${tokenName(ctx, step.token)}`;
+    case "gain": return step.token ? `gain 1 ${tokenName(ctx, step.token)}` : "a token icon";
     case "wild": return step.group ? "gain 1 token (all of one type)" : "gain 1 token of any type";
     case "cost": return `pay ${tokensWords(ctx, step.tokens)}`;
     case "overcome": return "Overcome";
@@ -71,7 +71,8 @@ function turnArea(ctx, s) {
   if (!t) return null;
   const who = seatLabel(ctx, t.seat);
   let doing;
-  if (!t.played) doing = `${who} starts a turn.`;
+  if (!t.played && t.ability === "legendary") doing = `${who} activated a Legendary ability${useWords(ctx, t.use)}.`;
+  else if (!t.played) doing = `${who} starts a turn.`;
   else {
     doing = `${who} resolves the ${abilityName(t.ability)} ${cardName(ctx, t.played)}${useWords(ctx, t.use)}.`;
   }
@@ -87,7 +88,7 @@ function formationWords(ctx, s, seat) {
   if (!f || s.phase !== "formation") return null;
   if ((f.committed || []).includes(seat)) return "has chosen a fellowship";
   const picked = size(s.seats[seat].draft);
-  return `choosing a fellowship (${picked} of ${ctx.catalog.hand_size || 4} picked)`;
+  return `is choosing a fellowship (${picked} of ${ctx.catalog.hand_size || 4} picked)`;
 }
 
 function cards(ctx, ids, opts = {}) {
@@ -124,7 +125,7 @@ function seatArea(ctx, s, seat) {
 
   return h("section", { class: `fof-seat fof-colour-${p.colour}${mine ? " fof-mine" : ""}`, "data-seat": String(seat) },
     h("h3", {}, `${seatLabel(ctx, seat)} — ${sentence(p.colour)}`, marker),
-    status ? h("p", { class: "fof-status" }, `${seatName(ctx, seat)} is ${status}.`) : null,
+    status ? h("p", { class: "fof-status" }, `${seatName(ctx, seat)} ${status}.`) : null,
     tokens,
     zone(ctx, "Play area", (p.play || []).length || (p.relics || []).length ? play : h("div", { class: "fof-empty" }, "nothing in play")),
     zone(ctx, "Hand", size(p.hand) || (p.known_hand || []).length ? hand : h("div", { class: "fof-empty" }, "empty")),
@@ -184,7 +185,7 @@ function describe(event, ctx) {
     case "activate": return `${who} activates the Legendary ability of ${cardName(ctx, d.member)}${useWords(ctx, d.use)}.`;
     case "gain": return `${who} gains 1 ${tokenName(ctx, d.token)}.`;
     case "pay": return `${who} pays ${tokensWords(ctx, d.tokens)}.`;
-    case "skip": return d.auto ? `${who}'s ${stepWords(ctx, { op: d.op })} cannot be carried out and is skipped.` : `${who} skips ${stepWords(ctx, { op: d.op })}.`;
+    case "skip": return d.auto ? `${who}'s icon (${stepWords(ctx, { op: d.op })}) cannot be carried out and is skipped.` : `${who} skips an icon (${stepWords(ctx, { op: d.op })}).`;
     case "cost_unpaid": return `${who} cannot pay the cost; the turn ends.`;
     case "obtain": {
       const how = d.via === "sun" ? "with the Legendary Traveler of Fate" : `paying ${tokensWords(ctx, d.paid)}`;

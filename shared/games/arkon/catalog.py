@@ -27,7 +27,6 @@ def _card(raw: dict) -> dict:
     values: dict = {"Influence": raw["influence"]}
     if raw.get("passive"):
         values["Passive influence"] = raw["passive"]
-    values["Copies"] = raw["copies"]
     entry = {"name": raw["name"], "kind": raw["kind"], "text": raw.get("text", ""),
              "values": values, "source": raw["source"], "influence": raw["influence"],
              "copies": raw["copies"], "type": KINDS[raw["kind"]]}

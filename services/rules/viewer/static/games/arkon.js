@@ -76,7 +76,7 @@ function windowArea(ctx, s) {
   const later = order.slice((w.pos || 0) + 1).map((x) => seatName(ctx, x));
   return ctx.h("section", { class: "ark-window" },
     ctx.h("h3", {}, "Response window"),
-    ctx.h("p", {}, `Answering ${what}: ${now !== undefined ? `${seatLabel(ctx, now)} may counter, respond or pass` : "closed"}` +
+    ctx.h("p", {}, `Answering ${what}: ${now === undefined ? "closed" : w.kind === "sabotage" ? `${seatLabel(ctx, now)} may play Sabotage or pass` : `${seatLabel(ctx, now)} may counter, respond or pass`}` +
       `${later.length ? `; then ${listWords(later)}` : ""}.`));
 }
 
@@ -238,6 +238,7 @@ function describe(event, ctx) {
     }
     case "bid_placed": {
       const cards = seen(event, d.seat, "cards");
+      if (!d.count) return `${who} bids nothing.`;
       return `${who} bids ${count(d.count, "card")}${cards && cards.length ? `: ${cardsWords(ctx, cards)}` : " face down"}.`;
     }
     case "bids_revealed": {
@@ -284,13 +285,13 @@ function awaited(turn, ctx) {
   if (!toAct.length) return "The rules are moving on.";
   const who = waitingFor(ctx, turn);
   const top = (s.pending || [])[(s.pending || []).length - 1];
-  if (top) return `${sentence(who)} ${decisionWords(ctx, top)}.`;
-  if (s.window) return `${sentence(who)} may counter, respond or pass.`;
-  if (s.bid && !s.bid.revealed) return `${sentence(who)} to place a bid, face down, for ${cardName(ctx, s.bid.clan)}.`;
+  if (top) return `${who} ${decisionWords(ctx, top)}.`;
+  if (s.window) return s.window.kind === "sabotage" ? `${who} may play Sabotage against the won bid, or pass.` : `${who} may counter, respond or pass.`;
+  if (s.bid && !s.bid.revealed) return `${who} to place a bid, face down, for ${cardName(ctx, s.bid.clan)}.`;
   const doing = { action1: "play action cards, one at a time, or end the phase",
     action2: "play action cards, one at a time, or end the phase",
     bidding: "put a clan up for bidding, or end the phase" }[s.phase];
-  return `${sentence(who)}, ${phaseName(ctx, s.phase)}${doing ? `: ${doing}` : ""}.`;
+  return `${who}, ${phaseName(ctx, s.phase)}${doing ? `: ${doing}` : ""}.`;
 }
 
 /** Group and label one legal move in the game's words. A compound move (a whole bid listing its

@@ -203,6 +203,63 @@ class ArkonChecker(Checker):
                 assert "Face down" in page.text(f"#state [data-bidder='{other}']")
 
 
+def fof_open_cards(s: dict, catalog: dict) -> Counter:
+    """Every card the Fellowships table draws from a finished match's open state, as often as drawn."""
+    out = Counter(c for c in s["field"] if c)
+    for p in s["seats"]:
+        out.update([catalog["journals"][p["colour"]]] + p["journal"] + [m["id"] for m in p["play"]]
+                   + [r["id"] for r in p["relics"]] + p["hand"] + p["standby"])
+        if s["phase"] == "formation":
+            out.update(p["draft"])
+    return out
+
+
+def arkon_open_cards(s: dict, catalog: dict) -> Counter:
+    """Every card the Arkon table draws from a finished match's open state, as often as drawn."""
+    out = Counter(s["discard"][-1:])
+    for seat in range(s["players"]):
+        out.update(s["clans"][seat] + s["hands"][seat])
+    if s["action"]:
+        out[s["action"]["card"]] += 1
+    bid = s["bid"]
+    if bid:
+        out[bid["clan"]] += 1
+        if bid["revealed"] is not None:
+            for cards in bid["revealed"].values():
+                out.update(cards)
+        elif bid["commit"]:
+            for cards in bid["commit"]["values"].values():
+                out.update(cards)
+        out.update(bid.get("draft") or [])
+    if s["look"]:
+        out.update(s["look"]["cards"])
+    return out
+
+
+def check_replay(driver, stack, match_id: str, open_cards, catalog: dict, shot_dir, name: str) -> list[int]:
+    """A finished match stepped back as a spectator: at a few versions the table draws exactly
+    the cards of the (now open) state, by printed name, with no JSON."""
+    client = Client(stack)
+    head = client.get(f"{stack.rules}/v1/matches/{match_id}").json()["version"]
+    open_as_seat(driver, stack.rules, match_id, None)
+    versions = sorted({max(2, head // 4), head // 2, (3 * head) // 4, head})
+    for v in versions:
+        driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))",
+                              driver.find_element(By.ID, "slider"), v)
+        wait(driver, lambda d: d.execute_script("return document.getElementById('state').dataset.version") == str(v),
+             what=f"version {v} drawn")
+        state = client.get(f"{stack.rules}/v1/matches/{match_id}/view", params={"at": v}).json()["state"]
+        page = Page(driver, [])
+        assert page.version == v
+        assert Counter(page.cards("#state")) == open_cards(state, catalog), v
+        text = page.text("#state")
+        for card in open_cards(state, catalog):
+            assert catalog["cards"][card]["name"] in text
+        assert_no_json(driver)
+        driver.save_screenshot(str(shot_dir / f"{name}-replay-v{v}.png"))
+    return versions
+
+
 def fof_hidden(truth, other):
     t = truth["seats"][other]
     return list(truth["adventure_deck"]) + list(truth["relic_deck"]) + list(truth["relics_removed"]) + \
@@ -237,14 +294,14 @@ def prefer_arkon(rnd):
 
 
 GAMES = {
-    "fellowships-of-fate": (fof_catalog, FofChecker, fof_hidden, prefer_fof),
-    "arkon": (arkon_catalog, ArkonChecker, arkon_hidden, prefer_arkon),
+    "fellowships-of-fate": (fof_catalog, FofChecker, fof_hidden, prefer_fof, fof_open_cards),
+    "arkon": (arkon_catalog, ArkonChecker, arkon_hidden, prefer_arkon, arkon_open_cards),
 }
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
 def test_a_person_plays_a_whole_match_against_a_bot_by_clicking(stack, browser, tmp_path, game_id):
-    catalog, checker_cls, hidden, prefer = GAMES[game_id]
+    catalog, checker_cls, hidden, prefer, open_cards = GAMES[game_id]
     person = Client.register(stack, f"clicker-{game_id[:4]}")
     r = person.post(f"{stack.mm}/v1/tables", json={"game": game_id, "seats": [{"player_id": person.player_id}, {"bot": "random"}]})
     assert r.status_code == 201, r.text
@@ -264,6 +321,8 @@ def test_a_person_plays_a_whole_match_against_a_bot_by_clicking(stack, browser, 
     sentences = browser.find_elements(By.CSS_SELECTOR, "#events .sentence")
     assert sentences and all(s.text.strip() and not JSON_LIKE.search(s.text) for s in sentences)
     browser.save_screenshot(str(tmp_path / f"{game_id}-end.png"))
+    # and replayed, as anyone may once it is over
+    assert len(check_replay(browser, stack, match_id, open_cards, catalog(), tmp_path, game_id)) >= 3
     assert list(tmp_path.glob(f"{game_id}-*.png"))
 
 

@@ -12,7 +12,21 @@ import {
 } from "./lib/words.js";
 import { stylesheet } from "./lib/style.js";
 
-const stateOf = (view) => (view && view.state) || view || {};
+/** The state to draw: a seat's or a spectator's view as it is; a finished match's whole state
+ *  (every hand, the deck, each bid's cards open) put in the same shape, marked ``open``. */
+function stateOf(view, ctx) {
+  const s = (view && view.state) || view || {};
+  if (!Array.isArray(s.hands)) return s;
+  const out = { ...s, open: true, hand_sizes: s.hands.map((hand) => hand.length), deck_size: (s.deck || []).length,
+    remembered: null, hand: ctx && ctx.seat !== null && ctx.seat !== undefined ? s.hands[ctx.seat] : null, peek: null };
+  if (s.bid && s.bid.commit && s.bid.commit.values) {
+    const values = s.bid.commit.values;
+    const counts = Object.fromEntries(Object.entries(values).map(([seat, cards]) => [seat, cards.length]));
+    out.bid = { ...s.bid, counts: s.bid.counts || counts, commit: { ...s.bid.commit, committed: Object.keys(values).map(Number) } };
+  }
+  if (s.look && Array.isArray(s.look.cards)) out.look = { ...s.look, size: s.look.cards.length };
+  return out;
+}
 const info = (ctx, id) => (ctx.catalog.cards || {})[id] || {};
 const phaseName = (ctx, phase) => (ctx.catalog.phases || {})[phase] || idWords(phase);
 const isMine = (ctx, seat) => ctx.seat !== null && ctx.seat !== undefined && Number(ctx.seat) === Number(seat);
@@ -95,11 +109,13 @@ function bidArea(ctx, s) {
     if (revealed !== undefined) shown = revealed.length ? cards(ctx, revealed) : empty(ctx, "bid nothing");
     else if (n === undefined) shown = empty(ctx, "has not bid yet");
     else if (mine) shown = h("div", {}, h("div", { class: "ark-note" }, `${count(n, "card")} face down (your bid):`), cards(ctx, commit.mine));
+    else if (s.open && commit.values && byKey(commit.values, seat)) shown = byKey(commit.values, seat).length ? cards(ctx, byKey(commit.values, seat)) : empty(ctx, "bid nothing");
     else shown = n ? pile(ctx, "Face down", n) : empty(ctx, "bid nothing");
     const label = `${seatLabel(ctx, seat)}${seat === b.bidder ? " (bidder, +2)" : ""}${total !== undefined ? ` — total ${total}` : ""}`;
     return h("div", { class: `ark-bidder${seat === b.winner ? " ark-winner" : ""}`, "data-bidder": String(seat) }, zone(ctx, label, shown));
   });
-  const draft = b.draft ? zone(ctx, "Your bid being gathered", b.draft.length ? cards(ctx, b.draft) : empty(ctx, "nothing picked yet")) : null;
+  const draft = !b.draft || (s.open && !b.draft.length) ? null
+    : zone(ctx, s.open ? "Bid being gathered" : "Your bid being gathered", b.draft.length ? cards(ctx, b.draft) : empty(ctx, "nothing picked yet"));
   const putBack = b.put_back && b.put_back.length ? h("p", { class: "ark-note" }, `Put back (cannot be picked again): ${cardsWords(ctx, b.put_back)}.`) : null;
   const result = b.winner !== null && b.winner !== undefined
     ? h("p", {}, `${seatName(ctx, b.winner)} wins the bid${b.saboteur !== null && b.saboteur !== undefined ? `; ${seatName(ctx, b.saboteur)} sabotages it` : ""}.`) : null;
@@ -135,11 +151,12 @@ function seatArea(ctx, s, seat) {
   const { h } = ctx;
   const clans = (s.clans || [])[seat] || [];
   const size = (s.hand_sizes || [])[seat] || 0;
-  const own = isMine(ctx, seat) && Array.isArray(s.hand);
+  const own = (isMine(ctx, seat) && Array.isArray(s.hand)) || s.open;
   const known = (s.known || [])[seat] || [];
   const remembered = isMine(ctx, seat) || !s.remembered ? [] : (s.remembered[seat] || []);
+  const shownHand = s.open ? s.hands[seat] : s.hand;
   const hand = own
-    ? (s.hand.length ? cards(ctx, s.hand) : empty(ctx, "empty"))
+    ? (shownHand.length ? cards(ctx, shownHand) : empty(ctx, "empty"))
     : h("div", { class: "ark-row" }, pile(ctx, "Face down", size),
       known.length ? h("div", {}, h("div", { class: "ark-note" }, "seen by all:"), cards(ctx, known)) : null,
       remembered.length ? h("div", {}, h("div", { class: "ark-note" }, "you remember:"), cards(ctx, remembered)) : null);
@@ -154,7 +171,7 @@ function seatArea(ctx, s, seat) {
 }
 
 function render(view, ctx) {
-  const s = stateOf(view);
+  const s = stateOf(view, ctx);
   return ctx.h("div", { class: "ark-table" },
     stylesheet(ctx, "arkon.css"),
     centre(ctx, s), actionArea(ctx, s), windowArea(ctx, s), bidArea(ctx, s), pendingArea(ctx, s),
@@ -279,7 +296,7 @@ function describe(event, ctx) {
 // ----- whose turn, and the controls ------------------------------------------------------------
 
 function awaited(turn, ctx) {
-  const s = stateOf(turn);
+  const s = stateOf(turn, ctx);
   if ((turn && turn.status && turn.status !== "active") || s.phase === "over" || (s.winners && s.winners.length)) return "The game is over.";
   const toAct = (turn && turn.to_act) || [];
   if (!toAct.length) return "The rules are moving on.";
@@ -297,7 +314,7 @@ function awaited(turn, ctx) {
 /** Group and label one legal move in the game's words. A compound move (a whole bid listing its
  *  cards, say) is labelled from its fields, so either shape of the bid reads. */
 function control(move, view, ctx) {
-  const s = stateOf(view);
+  const s = stateOf(view, ctx);
   const name = (id) => cardName(ctx, id);
   const listed = Array.isArray(move.cards) ? move.cards : null;
   switch (move.type) {

@@ -86,7 +86,8 @@ function turnArea(ctx, s) {
 function formationWords(ctx, s, seat) {
   const f = s.formation;
   if (!f || s.phase !== "formation") return null;
-  if ((f.committed || []).includes(seat)) return "has chosen a fellowship";
+  const committed = f.committed || Object.keys(f.values || {}).map(Number);  // a finished match's log is open
+  if (committed.includes(seat)) return "has chosen a fellowship";
   const picked = size(s.seats[seat].draft);
   return `is choosing a fellowship (${picked} of ${ctx.catalog.hand_size || 4} picked)`;
 }

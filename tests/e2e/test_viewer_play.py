@@ -5,8 +5,6 @@ API's view of that seat — every card it may see by its printed name, exactly a
 (so no hidden card), Rise of Tribes' hexes and populations — with no raw JSON on the page. A table
 is also created from the index against bots of a chosen level, and a stale or illegal move is
 answered as the issue says. Screenshots go to each test's temporary directory."""
-from collections import Counter
-
 import pytest
 import requests
 from selenium.webdriver.common.by import By
@@ -14,8 +12,14 @@ from selenium.webdriver.support.ui import Select
 
 from tests.support.browser import start_browser
 from tests.support.stack import Client, wait_for
-from tests.support.viewer_play import (assert_fits_the_window, assert_no_raw_json, drawn_cards, open_as_seat,
-                                       play_by_clicking, wait)
+from tests.support.viewer_cards import check_drawn
+from tests.support.viewer_play import (
+    assert_fits_the_window,
+    assert_no_raw_json,
+    open_as_seat,
+    play_by_clicking,
+    wait,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -25,74 +29,6 @@ def browser(tmp_path_factory):
     driver = start_browser(tmp_path_factory.mktemp("chromium-profile"))
     yield driver
     driver.quit()
-
-
-def base(card_id: str) -> str:
-    return str(card_id).split("#")[0]
-
-
-def visible(value) -> list:
-    """The list's entries, or none for a hidden part ({"count": n})."""
-    return list(value) if isinstance(value, list) else []
-
-
-# the cards each renderer draws from a view: every card the view shows, once
-def rot_cards(state: dict) -> list[str]:
-    out = []
-    for seat in state["seats"]:
-        out += seat["progress"] + seat["done"] + visible(seat["deck"]) + ([seat["power"]] if seat.get("power") else [])
-    out += [slot["id"] for slot in state["events"]["slots"] if slot]
-    return out
-
-
-def foa_cards(state: dict) -> list[str]:
-    out = [e["card"] for e in state["field"]]
-    for z in state["zones"]:
-        out += visible(z["hand"]) + visible(z["deck"]) + z["revealed"] + z["discard"] + z["cemetery"] + z["out"]
-    return [base(c) for c in out]
-
-
-def boo_cards(state: dict) -> list[str]:
-    out = list(state["land_pile"]) + list(state["ares_pile"]) + list(state["wdisc"]) + list(state["adisc"])
-    b = state.get("battle")
-    if b:
-        out += ([b["land"]] if b.get("land") else []) + [w["card"] for w in b["line"]]
-        out += [a["card"] for a in b["actions"] + b["used"]]
-    if state.get("chain"):
-        out += [c["card"] for c in state["chain"]["cards"]]
-    for s in state["seats"]:
-        out += visible(s["hand"]) + visible(s["actions"]) + visible(s["reserve"]) + s["revealed"] + s["lands"]
-        out += ([s["bonus"]] if s.get("bonus") else [])
-        if not isinstance(s["hand"], list):
-            out += s["known"]
-    return out
-
-
-CARDS = {"rise-of-tribes": rot_cards, "fate-of-akalon": foa_cards, "battlefields-of-olympus": boo_cards}
-
-
-def check_drawn(driver, stack, game_id: str, match_id: str, token: str | None, catalog: dict) -> int:
-    """The page at its head against the API's view for the same viewer: the cards (by printed name,
-    as many as the view shows: no hidden one), RoT's hexes and populations, no JSON. The version."""
-    version = int(driver.find_element(By.ID, "state").get_attribute("data-version"))
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    view = requests.get(f"{stack.rules}/v1/matches/{match_id}/view", params={"at": version}, headers=headers).json()
-    state = view["state"]
-    expected = Counter(CARDS[game_id](state))
-    assert Counter(drawn_cards(driver)) == expected, version
-    text = driver.find_element(By.ID, "state").text
-    for card_id in expected:
-        assert catalog["cards"][card_id]["name"] in text, (card_id, version)
-    if game_id == "rise-of-tribes":
-        hexes = driver.execute_script("return [...document.querySelectorAll('#state svg [data-hex]')]"
-                                      ".map(e => [e.dataset.hex, e.dataset.pop, e.textContent])")
-        assert len(hexes) == len(state["terrain"])
-        for hex_id, pop, label in hexes:
-            assert pop == ",".join(str(n) for n in state["pop"][int(hex_id)]), (hex_id, version)
-            for n in state["pop"][int(hex_id)]:
-                assert not n or str(n) in label
-    assert_no_raw_json(driver)
-    return version
 
 
 @pytest.mark.parametrize("game_id", ["rise-of-tribes", "fate-of-akalon", "battlefields-of-olympus"])
@@ -109,7 +45,7 @@ def test_a_person_plays_a_whole_match_against_a_bot_by_clicking(stack, browser, 
 
     def on_turn(driver, version):
         if len(checked) < 6 and (not checked or version - checked[-1] >= 12):
-            checked.append(check_drawn(driver, stack, game_id, match_id, person.token, catalog))
+            checked.append(check_drawn(driver, stack.rules, game_id, match_id, person.token, catalog))
             if len(checked) == 2:
                 driver.save_screenshot(str(tmp_path / f"{game_id}-playing.png"))
 
@@ -118,13 +54,19 @@ def test_a_person_plays_a_whole_match_against_a_bot_by_clicking(stack, browser, 
     summary = requests.get(f"{stack.rules}/v1/matches/{match_id}").json()
     assert summary["status"] == "finished"
     # every move the person made is in the log as theirs, and they were made by clicking
-    events = requests.get(f"{stack.rules}/v1/matches/{match_id}/events", params={"limit": 1000}).json()["events"]
+    events, after = [], 0
+    while True:
+        page = requests.get(f"{stack.rules}/v1/matches/{match_id}/events", params={"after": after, "limit": 1000}).json()
+        events += page["events"]
+        if len(page["events"]) < 1000:
+            break
+        after = page["next_after"]
     mine = [e for e in events if (e.get("cause") or {}).get("seat") == 0 and "move" in (e.get("cause") or {})]
     assert len({e["seq"] for e in mine}) >= played.clicks - played.refreshed
     wait(browser, lambda d: d.find_element(By.ID, "state").get_attribute("data-version") == str(summary["version"]),
          what="the final version drawn")
     assert "The match is over" in browser.find_element(By.ID, "awaited").text
-    check_drawn(browser, stack, game_id, match_id, person.token, catalog)
+    check_drawn(browser, stack.rules, game_id, match_id, person.token, catalog)
     assert_fits_the_window(browser)
     browser.save_screenshot(str(tmp_path / f"{game_id}-finished.png"))
     assert (tmp_path / f"{game_id}-finished.png").stat().st_size > 10_000

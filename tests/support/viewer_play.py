@@ -8,8 +8,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from selenium.common.exceptions import (ElementClickInterceptedException, NoSuchElementException,
-                                        StaleElementReferenceException, TimeoutException)
+from selenium.common.exceptions import (
+    ElementClickInterceptedException,
+    NoSuchElementException,
+    StaleElementReferenceException,
+    TimeoutException,
+)
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -103,7 +107,7 @@ def play_by_clicking(driver, *, seed: int = 0, max_clicks: int = 1500, on_turn=N
         out.clicks += 1
         out.turns.append(p["head"])
 
-        def answered(d):
+        def answered(d, p=p):
             q = page_state(d)
             if q["status"] != "active" or q["turn"] != p["turn"] or q["head"] != p["head"]:
                 return q

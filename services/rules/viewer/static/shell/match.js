@@ -164,6 +164,8 @@ export async function showMatch(app, matchId, setTeardown) {
     slider.max = s.head;
     slider.value = v;
     label.textContent = `version ${v} of ${s.head}`;
+    const headLabel = document.getElementById("head-version");
+    if (headLabel) headLabel.textContent = String(s.head);
     label.setAttribute("data-version", v);
     for (const [id, off] of [["first", v <= 1], ["prev", v <= 1], ["next", v >= s.head], ["last", v >= s.head]]) {
       document.getElementById(id).disabled = off;

@@ -79,6 +79,17 @@ class Page:
         return self.parts[selector]["text"]
 
 
+def screenshot(driver, path) -> None:
+    """The whole page (the window made as tall as the page for the shot, then put back)."""
+    width, height = driver.execute_script("return [window.outerWidth, window.outerHeight]")
+    full = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(width, min(max(height, full + 120), 6000))
+    try:
+        driver.save_screenshot(str(path))
+    finally:
+        driver.set_window_size(width, height)
+
+
 def text_of(driver, selector: str) -> str:
     return driver.execute_script("const n = document.querySelector(arguments[0]); return n ? n.innerText : ''", selector)
 
@@ -142,7 +153,7 @@ class Checker:
                 self.hidden_names_checked += 1
         assert page.text("#awaited").strip()
         assert_no_json(driver)
-        driver.save_screenshot(str(self.shot_dir / f"{self.name}-v{version}.png"))
+        screenshot(driver, self.shot_dir / f"{self.name}-v{version}.png")
         self.checked.append(version)
 
 
@@ -256,7 +267,7 @@ def check_replay(driver, stack, match_id: str, open_cards, catalog: dict, shot_d
         for card in open_cards(state, catalog):
             assert catalog["cards"][card]["name"] in text
         assert_no_json(driver)
-        driver.save_screenshot(str(shot_dir / f"{name}-replay-v{v}.png"))
+        screenshot(driver, shot_dir / f"{name}-replay-v{v}.png")
     return versions
 
 
@@ -307,7 +318,7 @@ def test_a_person_plays_a_whole_match_against_a_bot_by_clicking(stack, browser, 
     assert r.status_code == 201, r.text
     match_id = r.json()["match_id"]
     open_as_seat(browser, stack.rules, match_id, person.token)
-    browser.save_screenshot(str(tmp_path / f"{game_id}-start.png"))
+    screenshot(browser, tmp_path / f"{game_id}-start.png")
 
     check = checker_cls(stack, person, match_id, 0, catalog(), hidden, tmp_path, game_id)
     played = play_by_clicking(browser, seed=20, on_turn=check, prefer=prefer(random.Random(20)), max_clicks=2500, timeout=180)
@@ -320,7 +331,7 @@ def test_a_person_plays_a_whole_match_against_a_bot_by_clicking(stack, browser, 
     assert_no_json(browser)
     sentences = browser.find_elements(By.CSS_SELECTOR, "#events .sentence")
     assert sentences and all(s.text.strip() and not JSON_LIKE.search(s.text) for s in sentences)
-    browser.save_screenshot(str(tmp_path / f"{game_id}-end.png"))
+    screenshot(browser, tmp_path / f"{game_id}-end.png")
     # and replayed, as anyone may once it is over
     assert len(check_replay(browser, stack, match_id, open_cards, catalog(), tmp_path, game_id)) >= 3
     assert list(tmp_path.glob(f"{game_id}-*.png"))
@@ -367,7 +378,7 @@ def test_the_log_reads_as_sentences_with_hidden_parts_said_as_hidden(stack, brow
     if person.get(base).json()["status"] == "active":
         seen_by_spectator = sentence_at(None)
         assert re.search(rf"bids {placed['data']['count']} cards? face down", seen_by_spectator), seen_by_spectator
-        browser.save_screenshot(str(tmp_path / "arkon-bid-spectator.png"))
+        screenshot(browser, tmp_path / "arkon-bid-spectator.png")
     seen_by_bidder = sentence_at(person.token)
     assert all(name in seen_by_bidder for name in cards), (seen_by_bidder, cards)
     assert_no_json(browser)

@@ -5,7 +5,6 @@ the opponent's hidden cards — hand, standby, face-down bid, deck — never dra
 JSON anywhere on the page; screenshots go to the test's temporary directory."""
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections import Counter
@@ -20,7 +19,14 @@ from shared.games.fellowships_of_fate.catalog import catalog as fof_catalog
 from shared.matches import Matches
 from tests.support.browser import start_browser
 from tests.support.stack import Client
-from tests.support.viewer_play import assert_fits_the_window, assert_no_raw_json, open_as_seat, play_by_clicking, wait
+from tests.support.viewer_cards import CARDS
+from tests.support.viewer_play import (
+    assert_fits_the_window,
+    assert_no_raw_json,
+    open_as_seat,
+    play_by_clicking,
+    wait,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -110,6 +116,7 @@ class Checker:
     def __init__(self, stack, client: Client, match_id: str, seat: int, catalog: dict, hidden_of_other, shot_dir, name):
         self.stack, self.client, self.match_id, self.seat = stack, client, match_id, seat
         self.catalog, self.hidden_of_other, self.shot_dir, self.name = catalog, hidden_of_other, shot_dir, name
+        self.game_id = catalog["game"]
         self.matches = Matches(EventStore(redis.Redis.from_url(stack.redis_url)))
         self.turns = 0
         self.checked: list[int] = []
@@ -139,6 +146,8 @@ class Checker:
 
         drawn = page.cards("#state")
         assert drawn, "no card drawn"
+        # exactly the cards the seat's view shows (so none it hides), each by its printed name
+        assert Counter(drawn) == Counter(CARDS[self.game_id](view["state"])), version
         assert set(drawn) <= _ids(view["state"]) | set(self.catalog.get("journals", {}).values()), \
             f"drawn cards the seat's view does not hold: {set(drawn) - _ids(view['state'])}"
         self.check_own(page, view["state"])
@@ -214,40 +223,7 @@ class ArkonChecker(Checker):
                 assert "Face down" in page.text(f"#state [data-bidder='{other}']")
 
 
-def fof_open_cards(s: dict, catalog: dict) -> Counter:
-    """Every card the Fellowships table draws from a finished match's open state, as often as drawn."""
-    out = Counter(c for c in s["field"] if c)
-    for p in s["seats"]:
-        out.update([catalog["journals"][p["colour"]]] + p["journal"] + [m["id"] for m in p["play"]]
-                   + [r["id"] for r in p["relics"]] + p["hand"] + p["standby"])
-        if s["phase"] == "formation":
-            out.update(p["draft"])
-    return out
-
-
-def arkon_open_cards(s: dict, catalog: dict) -> Counter:
-    """Every card the Arkon table draws from a finished match's open state, as often as drawn."""
-    out = Counter(s["discard"][-1:])
-    for seat in range(s["players"]):
-        out.update(s["clans"][seat] + s["hands"][seat])
-    if s["action"]:
-        out[s["action"]["card"]] += 1
-    bid = s["bid"]
-    if bid:
-        out[bid["clan"]] += 1
-        if bid["revealed"] is not None:
-            for cards in bid["revealed"].values():
-                out.update(cards)
-        elif bid["commit"]:
-            for cards in bid["commit"]["values"].values():
-                out.update(cards)
-        out.update(bid.get("draft") or [])
-    if s["look"]:
-        out.update(s["look"]["cards"])
-    return out
-
-
-def check_replay(driver, stack, match_id: str, open_cards, catalog: dict, shot_dir, name: str) -> list[int]:
+def check_replay(driver, stack, match_id: str, game_id: str, catalog: dict, shot_dir, name: str) -> list[int]:
     """A finished match stepped back as a spectator: at a few versions the table draws exactly
     the cards of the (now open) state, by printed name, with no JSON."""
     client = Client(stack)
@@ -257,14 +233,15 @@ def check_replay(driver, stack, match_id: str, open_cards, catalog: dict, shot_d
     for v in versions:
         driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))",
                               driver.find_element(By.ID, "slider"), v)
-        wait(driver, lambda d: d.execute_script("return document.getElementById('state').dataset.version") == str(v),
+        wait(driver, lambda d, v=v: d.execute_script("return document.getElementById('state').dataset.version") == str(v),
              what=f"version {v} drawn")
         state = client.get(f"{stack.rules}/v1/matches/{match_id}/view", params={"at": v}).json()["state"]
         page = Page(driver, [])
         assert page.version == v
-        assert Counter(page.cards("#state")) == open_cards(state, catalog), v
+        expected = Counter(CARDS[game_id](state))
+        assert Counter(page.cards("#state")) == expected, v
         text = page.text("#state")
-        for card in open_cards(state, catalog):
+        for card in expected:
             assert catalog["cards"][card]["name"] in text
         assert_no_json(driver)
         screenshot(driver, shot_dir / f"{name}-replay-v{v}.png")
@@ -305,14 +282,14 @@ def prefer_arkon(rnd):
 
 
 GAMES = {
-    "fellowships-of-fate": (fof_catalog, FofChecker, fof_hidden, prefer_fof, fof_open_cards),
-    "arkon": (arkon_catalog, ArkonChecker, arkon_hidden, prefer_arkon, arkon_open_cards),
+    "fellowships-of-fate": (fof_catalog, FofChecker, fof_hidden, prefer_fof),
+    "arkon": (arkon_catalog, ArkonChecker, arkon_hidden, prefer_arkon),
 }
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
 def test_a_person_plays_a_whole_match_against_a_bot_by_clicking(stack, browser, tmp_path, game_id):
-    catalog, checker_cls, hidden, prefer, open_cards = GAMES[game_id]
+    catalog, checker_cls, hidden, prefer = GAMES[game_id]
     person = Client.register(stack, f"clicker-{game_id[:4]}")
     r = person.post(f"{stack.mm}/v1/tables", json={"game": game_id, "seats": [{"player_id": person.player_id}, {"bot": "random"}]})
     assert r.status_code == 201, r.text
@@ -333,7 +310,7 @@ def test_a_person_plays_a_whole_match_against_a_bot_by_clicking(stack, browser, 
     assert sentences and all(s.text.strip() and not JSON_LIKE.search(s.text) for s in sentences)
     screenshot(browser, tmp_path / f"{game_id}-end.png")
     # and replayed, as anyone may once it is over
-    assert len(check_replay(browser, stack, match_id, open_cards, catalog(), tmp_path, game_id)) >= 3
+    assert len(check_replay(browser, stack, match_id, game_id, catalog(), tmp_path, game_id)) >= 3
     assert list(tmp_path.glob(f"{game_id}-*.png"))
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from functools import cache
 
-from .content import DATA, WIN_CLANS, HAND_LIMIT
+from .content import DATA, HAND_LIMIT, WIN_CLANS
 
 #: The rulebook's names of a turn's phases (``phases.py`` ids).
 PHASES = {"action1": "First Action Phase", "bidding": "Bidding Phase", "action2": "Second Action Phase",

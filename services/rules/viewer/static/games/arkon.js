@@ -119,10 +119,12 @@ function bidArea(ctx, s) {
   const putBack = b.put_back && b.put_back.length ? h("p", { class: "ark-note" }, `Put back (cannot be picked again): ${cardsWords(ctx, b.put_back)}.`) : null;
   const result = b.winner !== null && b.winner !== undefined
     ? h("p", {}, `${seatName(ctx, b.winner)} wins the bid${b.saboteur !== null && b.saboteur !== undefined ? `; ${seatName(ctx, b.saboteur)} sabotages it` : ""}.`) : null;
+  const choosing = (b.choosing || []).length
+    ? h("p", {}, `Over the hand limit, choosing which lost cards to take back: ${listWords(b.choosing.map((x) => seatName(ctx, x)))}.`) : null;
   return h("section", { class: "ark-bid" },
     h("h3", {}, `Bidding for ${cardName(ctx, b.clan)}`),
     h("div", { class: "ark-row" }, card(ctx, b.clan), h("div", { class: "ark-row" }, rows)),
-    draft, putBack, result);
+    draft, putBack, result, choosing);
 }
 
 function pendingArea(ctx, s) {
@@ -190,6 +192,7 @@ function decisionWords(ctx, d) {
     case "kala": return "may add one card to the bid (Kala)";
     case "nara": return `may put a matching ${cardName(ctx, d.clan)} in play into the discard pile (Nara)`;
     case "vale": return "may discard a card to draw one (Vale)";
+    case "overflow": return `chooses which ${count(d.keep, "card")} of the lost bid to take back (hand limit); the rest are discarded`;
     default: return `decides (${idWords(d.kind)})`;
   }
 }
@@ -263,6 +266,7 @@ function describe(event, ctx) {
       return `The bids are revealed: ${bids.join("; ")}.`;
     }
     case "reinforced": return `${who}'s ${name(d.card)} is discarded and adds ${count((d.drawn || []).length, "card")} from the deck to the bid${(d.drawn || []).length ? `: ${cardsWords(ctx, d.drawn)}` : ""}.`;
+    case "bid_returned": return `${who} takes back ${cardsWords(ctx, d.kept, "nothing")} of the lost bid and discards ${cardsWords(ctx, d.discarded, "nothing")}.`;
     case "kala_added": return `${who} adds ${name(d.card)} to the bid (Kala).`;
     case "bid_won": {
       const totals = Object.entries(d.totals || {}).sort((x, y) => y[1] - x[1]);
@@ -346,6 +350,7 @@ function control(move, view, ctx) {
       return { group: "Nara: discard a matching clan", label: `${seatName(ctx, move.seat)}'s ${top.clan ? name(top.clan) : "clan"}` };
     }
     case "decline": return { group: "Role", label: "Decline" };
+    case "keep": return { group: "Hand limit: take back part of the lost bid", label: listed && listed.length ? `Keep ${cardsWords(ctx, listed)}` : "Keep none" };
     default: {
       const fields = moveFields(ctx, move);
       return { group: "Other moves", label: `${sentence(idWords(move.type))}${fields ? `: ${fields}` : ""}` };

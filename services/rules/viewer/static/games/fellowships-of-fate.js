@@ -178,7 +178,10 @@ function describe(event, ctx) {
     case "setup": return `The field is dealt; ${seatName(ctx, d.start_seat)} is the starting player.`;
     case "pick": return member ? `${who} picks ${cardName(ctx, member)} for the fellowship.` : `${who} picks a member (hidden).`;
     case "unpick": return member ? `${who} puts ${cardName(ctx, member)} back.` : `${who} puts a member back (hidden).`;
-    case "confirm": return `${who} confirms a fellowship of four.`;
+    case "confirm": {
+      const members = d.members || privatePart(event, d.seat).members;  // when a rules version names them
+      return Array.isArray(members) ? `${who} confirms a fellowship: ${cardsWords(ctx, members)}.` : `${who} confirms a fellowship of four.`;
+    }
     case "explore_begin": return `Round ${d.round}: the Explore phase begins with ${seatName(ctx, d.start_seat)}.`;
     case "turn_begin": return `${who}'s turn.`;
     case "play_member":
@@ -265,6 +268,9 @@ function control(move, view, ctx) {
     case "interrupt_all": return { group: "Resolve the ability", label: "Interrupt all upright members" };
     case "skip": return { group: "Resolve the ability", label: "Skip this icon" };
     default: {
+      if (Array.isArray(move.members)) {  // a whole formation as one move (a later rules version)
+        return { group: "Formation: choose your fellowship", label: cardsWords(ctx, move.members) };
+      }
       const fields = moveFields(ctx, move, say);
       return { group: "Other moves", label: `${sentence(String(move.type).replace(/_/g, " "))}${fields ? `: ${fields}` : ""}` };
     }

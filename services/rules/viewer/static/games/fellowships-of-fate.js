@@ -54,15 +54,17 @@ function fieldArea(ctx, s) {
       extra ? h("div", { class: "fof-note" }, "extra relic") : null);
   });
   const relics = s.relic_deck || {};
+  // as the rulebook lays it out: the adventure deck beside the field, the relic deck lying
+  // sideways above the field's two rightmost spaces
   return h("section", { class: "fof-field" },
     h("h3", {}, "The field"),
-    h("div", { class: "fof-decks" },
-      pile(ctx, "Adventure deck", size(s.adventure_deck)),
+    h("div", { class: "fof-layout" },
       h("div", { class: "fof-relic-deck" },
         pile(ctx, "Relic deck", size(relics)),
         hidden(relics) && relics.level1 !== undefined
-          ? h("div", { class: "fof-note" }, `${count(relics.level1, "Level 1 relic")} left on top`) : null)),
-    h("div", { class: "fof-slots" }, slots));
+          ? h("div", { class: "fof-note" }, `${count(relics.level1, "Level 1 relic")} left on top`) : null),
+      h("div", { class: "fof-adventure-deck" }, pile(ctx, "Adventure deck", size(s.adventure_deck))),
+      slots));
 }
 
 function turnArea(ctx, s) {

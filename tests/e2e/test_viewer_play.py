@@ -49,8 +49,9 @@ def test_a_person_plays_a_whole_match_against_a_bot_by_clicking(stack, browser, 
             if len(checked) == 2:
                 driver.save_screenshot(str(tmp_path / f"{game_id}-playing.png"))
 
-    played = play_by_clicking(browser, seed=3, on_turn=on_turn, timeout=120)
+    played = play_by_clicking(browser, seed=3, on_turn=on_turn, timeout=120, cards=True)
     assert played.clicks > 3 and len(checked) >= 2, (played, checked)
+    assert played.card_clicks > 0  # some moves chosen by clicking the card (or hex) itself
     summary = requests.get(f"{stack.rules}/v1/matches/{match_id}").json()
     assert summary["status"] == "finished"
     # every move the person made is in the log as theirs, and they were made by clicking

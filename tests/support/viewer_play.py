@@ -71,12 +71,15 @@ class Played:
     clicks: int = 0
     turns: list[int] = field(default_factory=list)  # the versions at which the seat clicked
     refreshed: int = 0                               # moves answered 409 (the match moved on)
+    card_clicks: int = 0                             # moves chosen by clicking a drawn card
 
 
 def play_by_clicking(driver, *, seed: int = 0, max_clicks: int = 1500, on_turn=None, timeout: float = 120,
-                     prefer=None) -> Played:
+                     prefer=None, cards: bool = False) -> Played:
     """Click the seat's controls until the match is over; ``prefer(labels) -> index | None`` may pick
-    a control by its label instead of at random. Fails on a refused move or when the page stalls."""
+    a control by its label instead of at random; with ``cards``, every other turn where the page
+    makes a drawn card (or hex) clickable, that is clicked instead of a button. Fails on a refused
+    move or when the page stalls."""
     rnd = random.Random(seed)
     out = Played()
     while out.clicks < max_clicks:
@@ -99,9 +102,14 @@ def play_by_clicking(driver, *, seed: int = 0, max_clicks: int = 1500, on_turn=N
             choice = prefer([b.text for b in buttons]) if prefer else None
         except StaleElementReferenceException:
             continue  # redrawn while the labels were read (another seat moved meanwhile)
-        button = buttons[choice if choice is not None else rnd.randrange(len(buttons))]
+        target = buttons[choice if choice is not None else rnd.randrange(len(buttons))]
+        playable = driver.find_elements(By.CSS_SELECTOR, "#state .playable") if cards and out.clicks % 2 else []
+        if playable and choice is None:
+            target = playable[rnd.randrange(len(playable))]
+            out.card_clicks += 1
         try:
-            button.click()
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
+            target.click()
         except (StaleElementReferenceException, ElementClickInterceptedException):
             continue
         out.clicks += 1

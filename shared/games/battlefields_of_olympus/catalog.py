@@ -9,6 +9,8 @@ from shared.engine.catalog import card
 
 from .content import ARES, DATA, load
 
+TIMING = {"turn": "after your turn action", "battle": "in a battle", "response": "in response"}
+
 
 def _source(src) -> str:
     if isinstance(src, str):
@@ -29,12 +31,13 @@ def catalog() -> dict:
     cards = {}
     for wid, w in c.warriors.items():
         beaten = sorted(c.warriors[o].name for o in c.beats_table[wid])
-        cards[wid] = card(w.name, f"Beats {', '.join(beaten)}." if beaten else "Beats no other Warrior.",
-                          {"symbol": w.symbol, "copies": w.count}, "warrior", _source(raw[wid].get("source")))
+        beats = f"Beats {', '.join(beaten)}." if beaten else "Beats no other Warrior."
+        cards[wid] = card(w.name, f"{beats} {w.count} in the Warrior deck.", {"symbol": w.symbol}, "warrior",
+                          _source(raw[wid].get("source")))
         cards[wid]["beats"] = sorted(c.beats_table[wid])
     for aid, a in c.actions.items():
-        cards[aid] = card(a.name, actions[aid].get("text", ""), {"timing": a.timing, "copies": a.count}, "action",
-                          _source(actions[aid].get("source")))
+        cards[aid] = card(a.name, f"{actions[aid].get('text', '')} ({a.count} in the Fate deck.)", {"play": TIMING.get(a.timing, a.timing)},
+                          "action", _source(actions[aid].get("source")))
     for lid, land in c.lands.items():
         cards[lid] = card(land.name, f"Land Trophy worth {land.value}" + (f", {land.colour} symbol." if land.colour else "."),
                           {"points": land.value, "colour": land.colour}, "land", "house")

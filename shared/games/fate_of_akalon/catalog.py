@@ -16,6 +16,7 @@ def catalog() -> dict:
     factions = {f["key"]: {"name": f["name"], "theme": f.get("theme", ""), "source": f.get("source")} for f in raw["factions"]}
     cards = {}
     for key, d in CARDS.items():
-        cards[key] = card(d.name, d.text.replace("**", ""), {"value": d.value, "faction": factions[d.faction]["name"],
-                                                            "attribute": d.attribute}, "creature", d.source)
+        cards[key] = card(d.name, d.text.replace("**", ""), {"value": d.value, "attribute": d.attribute}, "creature",
+                          d.source)
+        cards[key]["faction"] = factions[d.faction]["name"]
     return {"cards": cards, "factions": factions}

@@ -116,7 +116,7 @@ export default {
     const b = state.battle || {};
     return h("div", { class: "foa" },
       h("div", { class: "row" },
-        h("span", { class: "stat" }, "battle ", h("b", { text: b.n ? `${b.n} of ${state.battles || "?"}` : "—" })),
+        h("span", { class: "stat" }, "battle ", h("b", { text: b.n || "—" })),
         b.attacker !== undefined && b.attacker !== null ? h("span", { class: "stat" }, "attacker ", h("b", { text: seatTitle(ctx, state, b.attacker) })) : null,
         h("span", { class: "stat" }, "step ", h("b", { text: words(state.step || "") }))),
       h("h2", { text: "Battlefield" }), battlefield(state, ctx),

@@ -5,7 +5,7 @@ import { card, hidden, row } from "../shell/cards.js";
 import { cap, count, list, who, words } from "../shell/words.js";
 
 const ACTIONS = ["grow", "move", "gather", "lead"];
-const SIZE = 46;
+const SIZE = 54;
 
 function hexName(state, i) {
   const t = (state && state.terrain && state.terrain[i]) || "";
@@ -62,7 +62,8 @@ function hexMap(state, ctx) {
       "data-village": village === null || village === undefined ? "" : village, tabindex: 0 },
     h("svg:title", { text: label }),
     h("svg:polygon", { points: corners(cx, cy) }),
-    h("svg:text", { x: cx, y: cy - SIZE * 0.55, "text-anchor": "middle", class: "hex-name", text: `${i + 1} ${cap(state.terrain[i])}` }),
+    h("svg:text", { x: cx, y: cy - SIZE * 0.5, "text-anchor": "middle", class: "hex-name", text: String(i + 1) }),
+    h("svg:text", { x: cx, y: cy + SIZE * 0.62, "text-anchor": "middle", class: "hex-terrain", text: cap(state.terrain[i]) }),
     tokens.map(([m, s], k) => {
       const x = cx + (k - (tokens.length - 1) / 2) * 26;
       return h("svg:g", { class: "members", "data-seat": s },
@@ -70,10 +71,11 @@ function hexMap(state, ctx) {
         h("svg:text", { x, y: cy + 6, "text-anchor": "middle", class: "pop", fill: "#fff", text: m }));
     }),
     village !== null && village !== undefined
-      ? h("svg:rect", { x: cx - 9, y: cy + SIZE * 0.38, width: 18, height: 13, class: `village tribe-${village % 4}` },
+      ? h("svg:rect", { x: cx + SIZE * 0.45, y: cy - 8, width: 16, height: 16, class: `village tribe-${village % 4}` },
         h("svg:title", { text: `village of ${who(ctx, village)}` })) : null);
   });
   return h("svg:svg", { class: "hexmap", viewBox: `${minX.toFixed(0)} ${minY.toFixed(0)} ${width.toFixed(0)} ${height.toFixed(0)}`,
+    width: width.toFixed(0), height: height.toFixed(0),
     role: "img", "aria-label": `the map, ${n} hexes, ${seats} tribes` }, hexes);
 }
 

@@ -70,6 +70,7 @@ export function row(ctx, ids, opts = {}) {
 
 /** A hand or deck the viewer may not see: that many backs (up to 12) and the count. */
 export function hidden(ctx, label, n) {
+  if (!n) return h("span", { class: "muted", text: "none" });
   const backs = Array.from({ length: Math.min(n, 12) }, () => h("span", { class: "card face-down mini", "aria-hidden": "true" }));
   return h("span", { class: "hidden-cards", title: `${n} hidden` }, backs, h("span", { class: "muted", text: ` ${label}: ${n} hidden` }));
 }

@@ -87,6 +87,7 @@ export async function showMatch(app, matchId, setTeardown) {
 
   async function refuseToken(err) {
     s.token = "";
+    tokenInput.value = "";
     s.seat = null;
     sessionStorage.removeItem(tokenKey(matchId));
     s.views.clear();
@@ -172,6 +173,14 @@ export async function showMatch(app, matchId, setTeardown) {
     }
     drawEvents();
     const seq = ++s.renderSeq;
+    if (s.summary.status === "active" && over(s.events[s.events.length - 1])) {
+      // the log says the match is over: wait for the summary to say so too
+      for (let i = 0; i < 20 && s.summary.status === "active"; i++) {
+        await refreshSummary();
+        if (s.summary.status === "active") await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+    if (seq !== s.renderSeq) return;
     let view;
     try {
       view = await viewAt(v);
@@ -184,6 +193,7 @@ export async function showMatch(app, matchId, setTeardown) {
       return;
     }
     if (seq !== s.renderSeq) return;
+    if (s.follow && v < s.head) return show(s.head);  // more came meanwhile: follow it
     s.seat = view.seat === undefined ? null : view.seat;
     drawLabel();
     const c = ctx(v);
@@ -259,10 +269,7 @@ export async function showMatch(app, matchId, setTeardown) {
       if (rec.seq <= (s.events.length ? s.events[s.events.length - 1].seq : 0)) return;
       s.events.push(rec);
       s.head = Math.max(s.head, rec.seq);
-      if (rec.type === "match.ended" || rec.type === "match.aborted" || rec.type === "match.seat_handed_over") {
-        await refreshSummary();
-        drawAudit();
-      }
+      if (rec.type === "match.seat_handed_over") await refreshSummary();
       scheduleRedraw();
     };
     (async () => {
@@ -284,10 +291,24 @@ export async function showMatch(app, matchId, setTeardown) {
     })();
   }
 
+  /** The match's summary again; when it has just ended: its audit (the seed is revealed) and no stream. */
   async function refreshSummary() {
-    s.summary = await api(`/v1/matches/${enc}`);
+    const before = s.summary ? s.summary.status : null;
+    const got = await api(`/v1/matches/${enc}`);
+    // answers can cross: never step back to an older summary, nor from an ended match to an active one
+    if (s.summary && (got.version < s.summary.version || (before !== "active" && got.status === "active"))) return;
+    s.summary = got;
     s.head = Math.max(s.head, s.summary.version);
+    if (before === "active" && s.summary.status !== "active") {
+      if (s.stream) s.stream.abort();
+      const live = document.getElementById("live");
+      if (live) live.textContent = "";
+      drawInfo();
+      drawAudit();
+    }
   }
+
+  const over = (e) => e && (e.type === "match.ended" || e.type === "match.aborted");
 
   try {
     await refreshSummary();

@@ -1,6 +1,7 @@
 /* The seat's controls: its legal moves (from GET /turn) turned into buttons by the game's
  * renderer (grouped and labelled in the game's words), each marked data-move (its index in the
- * legal list); a control that names a card also makes that drawn card clickable. A click posts the
+ * legal list); a control that names a card also makes that card clickable where the seat's own
+ * area (data-seat) draws it. A click posts the
  * move with expected_version and an Idempotency-Key; the caller is told what happened. */
 import { h, fill } from "./dom.js";
 import { postMove } from "./api.js";
@@ -61,7 +62,7 @@ export function drawControls(box, { matchId, token, turn, renderer, ctx, stateNo
     for (const node of stateNode.querySelectorAll("[data-card]")) {
       const c = byCard.get(node.dataset.instance || node.dataset.card) || byCard.get(node.dataset.card);
       const owner = node.closest("[data-seat]");  // only the acting seat's own cards choose its move
-      if (!c || (owner && owner.dataset.seat !== String(ctx.seat))) continue;
+      if (!c || !owner || owner.dataset.seat !== String(ctx.seat)) continue;
       node.classList.add("playable");
       node.title = `${c.group}: ${c.label} (click)`;
       node.addEventListener("click", () => send(c.index));

@@ -261,12 +261,14 @@ def arkon_hidden(truth, other):
 
 
 def prefer_fof(rnd):
+    """Confirm a full fellowship at once; otherwise half the time a useful control, else leave the
+    choice to the helper (a random control, or a drawn card to click)."""
     def prefer(labels):
         for i, label in enumerate(labels):
             if label.startswith("Confirm"):
                 return i
         useful = [i for i, label in enumerate(labels) if label != "Skip this icon"]
-        return rnd.choice(useful) if useful else None
+        return rnd.choice(useful) if useful and rnd.random() < 0.5 else None
     return prefer
 
 
@@ -277,7 +279,7 @@ def prefer_arkon(rnd):
         places = [i for i in rest if labels[i].startswith("Place") or labels[i] == "Bid nothing"]
         if places and rnd.random() < 0.5:
             return places[0]
-        return rnd.choice(rest) if rest else None
+        return rnd.choice(rest) if rest and rnd.random() < 0.5 else None
     return prefer
 
 
@@ -298,11 +300,13 @@ def test_a_person_plays_a_whole_match_against_a_bot_by_clicking(stack, browser, 
     screenshot(browser, tmp_path / f"{game_id}-start.png")
 
     check = checker_cls(stack, person, match_id, 0, catalog(), hidden, tmp_path, game_id)
-    played = play_by_clicking(browser, seed=20, on_turn=check, prefer=prefer(random.Random(20)), max_clicks=2500, timeout=180)
+    played = play_by_clicking(browser, seed=20, on_turn=check, prefer=prefer(random.Random(20)), max_clicks=2500, timeout=180,
+                              cards=True)
 
     final = person.get(f"{stack.rules}/v1/matches/{match_id}").json()
     assert final["status"] == "finished", final["status"]
     assert played.clicks > 5 and len(check.checked) >= 2, (played, check.checked)
+    assert played.card_clicks > 0, played  # a card chosen by clicking it where it is drawn
     # the end as the page draws it: the outcome in words, the log in sentences, no JSON
     wait(browser, lambda d: text_of(d, "#status") == "finished", what="the finished status")
     assert_no_json(browser)

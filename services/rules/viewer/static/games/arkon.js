@@ -336,7 +336,10 @@ function control(move, view, ctx) {
     case "unpick": return { group: "Your bid (face down)", label: `Take back ${name(move.card)}` };
     case "place": case "bid": {
       const cards = listed || (s.bid && s.bid.draft) || [];
-      return { group: "Your bid (face down)", label: cards.length ? `Place ${count(cards.length, "card")}: ${cardsWords(ctx, cards)}` : "Bid nothing" };
+      if (!cards.length) return { group: "Your bid (face down)", label: "Bid nothing" };
+      // a bid listing its cards (one move per part of the hand): grouped by how many cards
+      return listed ? { group: `Bid ${count(cards.length, "card")} face down`, label: cardsWords(ctx, cards) }
+        : { group: "Your bid (face down)", label: `Place ${count(cards.length, "card")}: ${cardsWords(ctx, cards)}` };
     }
     case "take": return { group: "Thievery: take a card", label: name(move.card), card: move.card };
     case "discard": return { group: "Discard", label: listed ? `Discard ${cardsWords(ctx, listed)}` : `Discard ${name(move.card)}`, card: move.card };

@@ -19,6 +19,8 @@ from shared.engine import registry
 from shared.engine.catalog import of
 from shared.rng import FastRng
 
+pytestmark = pytest.mark.slow  # ~15 s: six seeded matches, every state and event
+
 STATIC = Path(__file__).resolve().parents[2] / "services" / "rules" / "viewer" / "static"
 
 STUB_CARDS = """

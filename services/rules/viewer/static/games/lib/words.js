@@ -79,7 +79,9 @@ export function moveFields(ctx, move, say) {
   for (const [key, value] of Object.entries(move)) {
     if (key === "type" || value === null || value === undefined) continue;
     const words = fieldWords(ctx, key, value, say);
-    parts.push(SEAT_FIELDS.has(key) && typeof value === "number" && key !== "seat" ? `${key === "target" ? "at" : idWords(key)} ${words}` : words);
+    // a seat other than the mover's reads with its role: "at Ben", "owner Ben"
+    const role = SEAT_FIELDS.has(key) && typeof value === "number" && key !== "seat" ? (key === "target" ? "at" : idWords(key)) : "";
+    parts.push(role ? `${role} ${words}` : words);
   }
   return parts.join(", ");
 }

@@ -77,3 +77,8 @@ def check_drawn(driver, rules: str, game_id: str, match_id: str, token: str | No
                 assert not n or str(n) in label
     assert_no_raw_json(driver)
     return version
+
+# Fellowships of Fate and Arkon (their renderers' own module)
+from tests.support.viewer_cards_fof_arkon import CARDS as _FOF_ARKON
+
+CARDS.update(_FOF_ARKON)

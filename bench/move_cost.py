@@ -102,6 +102,7 @@ class Stack:
 
     def __init__(self, work: Path, fsync_delay_us: int = 0):
         self.work = work
+        work.mkdir(parents=True, exist_ok=True)
         binary = None
         if fsync_delay_us:
             binary = str(slow_fsync_binary(localredis.redis_binary(), fsync_delay_us, work))

@@ -57,10 +57,11 @@ import requests
 
 from shared import localredis
 from tabletop_client import Tabletop
+from tabletop_client.errors import ApiProblem
 from tests.support.stack import ROOT, start_stack
 
 from . import children, peer
-from .common import argv_int, emit, median, percentile
+from .common import argv_int, durability, emit, median, percentile
 from .syscalls import SyncCounter, slow_fsync_binary
 
 CONF = ROOT / "deploy" / "redis.conf"
@@ -77,16 +78,6 @@ GOALS = {
     "throughput_vs_boardgameio": (">=", 0.1),
     "slow_fsync_throughput_vs_trivial": (">=", 0.5),
 }
-
-
-def conf_settings(path: Path = CONF) -> dict:
-    """The durability settings of a redis.conf: {"appendonly": ..., "appendfsync": ...}."""
-    out = {}
-    for line in path.read_text().splitlines():
-        parts = line.split()
-        if len(parts) >= 2 and parts[0] in ("appendonly", "appendfsync"):
-            out[parts[0]] = parts[1]
-    return out
 
 
 def argv_float(name: str, default: float) -> float:
@@ -146,7 +137,7 @@ class Window:
     def __init__(self, stack: Stack):
         self.stack = stack
 
-    def __enter__(self) -> "Window":
+    def __enter__(self) -> Window:
         self.sync = SyncCounter(self.stack.groups(), self.stack.work / "strace").__enter__()
         self.before = (commandstats(self.stack.store_r), commandstats(self.stack.queue_r))
         self.t0 = time.monotonic()
@@ -175,6 +166,7 @@ def row(cycle: str, w: Window, cycles: float, background: dict, **extra) -> dict
         store_commands_per_cycle=round(sum(w.store.values()) / cycles, 2), store_commands_by_type=per(w.store, cycles),
         queue_commands_per_cycle=round(sum(w.queue.values()) / cycles, 2), queue_commands_by_type=per(w.queue, cycles),
         fsyncs_per_cycle=syncs, sync_calls_by_group={g: dict(c) for g, c in w.sync.counts.items() if c},
+        processes_traced={g: len(p) for g, p in w.sync.groups.items()},
         background_per_cycle={k: round(v * w.seconds / cycles, 2) for k, v in background.items()}, **extra)
 
 
@@ -240,7 +232,7 @@ def count_finishing(stack: Stack, matches: int, background: dict) -> dict:
         w = Window(stack)
         with w:
             human_cycle_exact(clients, match_id, "match_legal_post", state)
-            wait_until(lambda: _scored(clients[0], match_id), 60, "the match to be scored")
+            wait_until(lambda c=clients[0], m=match_id: _scored(c, m), 60, "the match to be scored")
             time.sleep(0.5)  # what follows the score (ratings to matchmaking, the index)
         if total is None:
             total = w
@@ -258,7 +250,9 @@ def _scored(client: Tabletop, match_id: str) -> bool:
     try:
         client.result(match_id)
         return True
-    except Exception:  # 404 until scored
+    except ApiProblem as problem:  # 404 until scored
+        if problem.status != 404:
+            raise
         return False
 
 
@@ -286,10 +280,10 @@ def wait_until(predicate, timeout: float, what: str) -> None:
 def start_trivial(stack: Stack) -> tuple[subprocess.Popen, str]:
     port = localredis.free_port()
     env = dict(os.environ, REDIS_URL=stack.store.url, PYTHONPATH=str(ROOT))
-    log = open(stack.work / "trivial.log", "a")
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.py", *RULES_GUNICORN,
-                             "-b", f"127.0.0.1:{port}", "bench.trivial_app:create_app()"], cwd=ROOT, env=env,
-                            stdout=log, stderr=log, start_new_session=True)
+    with open(stack.work / "trivial.log", "a") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.py", *RULES_GUNICORN,
+                                 "-b", f"127.0.0.1:{port}", "bench.trivial_app:create_app()"], cwd=ROOT, env=env,
+                                stdout=log, stderr=log, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     wait_until(lambda: _answers(f"{url}/healthz"), 60, "the trivial endpoint")
     return proc, url
@@ -413,7 +407,7 @@ def goals(counted: dict[str, dict], fast: list[dict], slow: list[dict], peers: l
 def main() -> None:
     cycles, seconds, runs = argv_int("cycles", 40), argv_float("seconds", 5), argv_int("runs", 3)
     delay_ms = argv_float("fsync-delay-ms", 5)
-    settings = conf_settings()
+    settings = durability(CONF)
     emit(bench="move_cost_setup", redis_conf="deploy/redis.conf", **settings,
          stack="deploy/run.py with deploy/Procfile (as make run), store and queue on two Redis from deploy/redis.conf",
          game=GAME, fsync_delay_ms=delay_ms, fsync_delay_tool="strace -e inject=fsync,fdatasync:delay_exit "

@@ -50,7 +50,7 @@ class SyncCounter:
         self.counts.setdefault("other", Counter())
         self._proc: subprocess.Popen | None = None
 
-    def __enter__(self) -> "SyncCounter":
+    def __enter__(self) -> SyncCounter:
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.log = self.workdir / f"strace-{time.monotonic_ns()}.log"
         self.err = self.workdir / f"strace-{time.monotonic_ns()}.err"

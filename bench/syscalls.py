@@ -8,6 +8,13 @@
   strace's own fault injection (``-e inject=fdatasync,fsync:delay_exit=US``), so every fsync of that
   program returns after an added delay, as on a cloud volume, while its other system calls are not
   traced at all (the seccomp filter lets them through without a stop).
+
+Why strace for the delay: it is packaged (Debian's ``strace``), maintained, already what counts the
+calls, and its ``inject=...:delay_exit=`` holds exactly the calls named and nothing else. The other
+candidates do not fit here: ``dm-delay`` needs device-mapper (no ``/dev/mapper`` on these
+machines); libfiu (Debian's ``fiu-utils``) makes calls fail, it cannot delay them; the FUSE fault
+filesystems with a slow-down (unreliablefs, charybdefs) are in neither Debian nor PyPI, and a
+passthrough FUSE filesystem of our own would slow every write, not only the fsyncs.
 """
 from __future__ import annotations
 

@@ -75,7 +75,9 @@ MOVE_COST_NOTE = (
     "Counted per move cycle (machine-independent): Redis commands by type (`INFO commandstats` of each server) and "
     "`fsync`/`fdatasync` calls of the store Redis, the queue Redis and every other process of the stack "
     "(`strace -f` attached for the window); `background` is what the idle stack does by itself over the same "
-    "time (consumers polling). Cycles: a person's `GET match` + `GET legal-moves` + `POST move` (Idempotency-Key); "
+    "time (consumers polling), and `net` the count less it; a window ends 1 s after its last move so that the "
+    "consumers' share is in it. Redis fsyncs once per turn of its event loop that wrote, so writes of several "
+    "processes in one turn share an fsync: the counts vary a little with load. Cycles: a person's `GET match` + `GET legal-moves` + `POST move` (Idempotency-Key); "
     "`GET turn` + `POST`; a bot move (random bots on the stack's workers); a finishing move, until it is scored.")
 MOVE_TIMING_NOTE = (
     "Moves per second through the API (precomputed `POST …/moves` with an Idempotency-Key, one match per client, "
@@ -103,7 +105,8 @@ def move_cost_section(rows: list[dict]) -> list[str]:
         "## The move path: commands, fsyncs and moves per second per accepted move", MOVE_COST_NOTE, "",
         f"Redis: `{setup.get('redis_conf', 'deploy/redis.conf')}`, appendonly {setup.get('appendonly', '?')}, "
         f"appendfsync {setup.get('appendfsync', '?')}.", "",
-        table(cycles, ["cycle", "cycles", "store_commands_per_cycle", "queue_commands_per_cycle",
+        table(cycles, ["cycle", "cycles", "store_commands_per_cycle", "store_commands_net_per_cycle",
+                       "queue_commands_per_cycle",
                        "fsyncs_per_cycle.store", "fsyncs_per_cycle.queue", "fsyncs_per_cycle.other",
                        "fsyncs_per_cycle.all", "background_per_cycle.store_commands",
                        "background_per_cycle.fsyncs_all"]), "",

@@ -103,24 +103,24 @@ def move_cost_section(rows: list[dict]) -> list[str]:
     goals = next((r for r in rows if r.get("bench") == "move_cost_goals"), {}).get("goals", [])
     return [
         "## The move path: commands, fsyncs and moves per second per accepted move", MOVE_COST_NOTE, "",
-        f"Redis: `{setup.get('redis_conf', 'deploy/redis.conf')}`, appendonly {setup.get('appendonly', '?')}, "
-        f"appendfsync {setup.get('appendfsync', '?')}.", "",
+        (f"Redis: `{setup.get('redis_conf', 'deploy/redis.conf')}`, appendonly {setup.get('appendonly', '?')}, "
+         f"appendfsync {setup.get('appendfsync', '?')}."), "",
         table(cycles, ["cycle", "cycles", "store_commands_per_cycle", "store_commands_net_per_cycle",
                        "queue_commands_per_cycle",
                        "fsyncs_per_cycle.store", "fsyncs_per_cycle.queue", "fsyncs_per_cycle.other",
                        "fsyncs_per_cycle.all", "background_per_cycle.store_commands",
                        "background_per_cycle.fsyncs_all"]), "",
         "Commands per cycle by type (store; queue):", "",
-        table([dict(cycle=r["cycle"], store=_top(r["store_commands_by_type"]), queue=_top(r["queue_commands_by_type"]))
-               for r in cycles], ["cycle", "store", "queue"]), "",
+        table([{"cycle": r["cycle"], "store": _top(r["store_commands_by_type"]),
+                "queue": _top(r["queue_commands_by_type"])} for r in cycles], ["cycle", "store", "queue"]), "",
         MOVE_TIMING_NOTE, "",
         table([r for r in rows if r.get("bench") == "move_throughput"],
               ["redis", "clients", "moves.rps", "trivial_xadd.rps", "ratio", "moves.p50_ms", "trivial_xadd.p50_ms",
                "durability"]), "",
         table([r for r in rows if r.get("bench") == "move_throughput_peer"],
               ["peer", "clients", "moves.rps", "moves.p50_ms", "ratio_ours_to_peer", "durability"]), "",
-        "Goals of issue #24 (worst row of each; fsyncs: every process of the stack in a human or a bot cycle — the "
-        "finishing row adds the match's scoring and ratings and is shown above, not judged per move):", "",
+        ("Goals of issue #24 (worst row of each; fsyncs: every process of the stack in a human or a bot cycle — the "
+         "finishing row adds the match's scoring and ratings and is shown above, not judged per move):"), "",
         table(goals, ["goal", "target", "measured", "pass"]),
     ]
 
@@ -270,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
         "", "## API: POST a move through gunicorn against Redis",
         "Against a Redis from `deploy/redis.conf` (`appendfsync always`, as the product runs). Baseline: a trivial "
         "Flask endpoint doing one XADD, same gunicorn settings, same client threads.", "",
-        table(results["bench.api_throughput"], ["game", "threads", "moves.rps", "moves.p50_ms", "moves.p99_ms",
+        table(results["bench.api_throughput"], ["game", "threads", "redis", "moves.rps", "moves.p50_ms", "moves.p99_ms",
                                                 "trivial_xadd.rps", "trivial_xadd.p50_ms", "trivial_xadd.p99_ms",
                                                 "throughput_ratio"]),
         "", *move_cost_section(results["bench.move_cost"]),

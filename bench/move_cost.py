@@ -116,8 +116,13 @@ class Stack:
                     server.process.pid)
 
     def groups(self) -> dict[str, list[int]]:
+        """pids to trace: each Redis, and every other process of the stack — the launcher's whole
+        tree (gunicorn and RQ write their process titles over their environment, so ``STACK_ID``
+        alone misses them) and whatever else carries the stack's ``STACK_ID``."""
         store, queue = self.redis_pid(self.store), self.redis_pid(self.queue)
-        return {"store": [store], "queue": [queue], "other": sorted(self.stack.pids() - {store, queue})}
+        launcher = self.stack.process.pid
+        stack = set(children.descendants(launcher)) | {launcher} | self.stack.pids()
+        return {"store": [store], "queue": [queue], "other": sorted(stack - {store, queue})}
 
     def stop(self) -> None:
         try:

@@ -4,6 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 BROWSER := /usr/bin/chromium
+STRACE  := /usr/bin/strace
 
 .PHONY: help run test test-fast demo bench eval lint clean rebuild-scores reindex-matches verify compose compact migrate
 
@@ -35,7 +36,10 @@ compose:              ## the whole stack in containers (Docker with the compose 
 demo: $(STAMP)        ## with `make run` going: a full match over HTTP (GAME=arkon by default); finds the stack in .data/stack.json
 	$(PY) -m scripts.demo --game $(or $(GAME),arkon)
 
-bench: $(STAMP)       ## benchmarks; results to docs/benchmarks.md. QUICK=1: shorter runs; ONLY=bench.replay: just those (no doc)
+$(STRACE):            ## bench.move_cost counts and slows fsyncs with strace (Debian's, installed as root)
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace
+
+bench: $(STAMP) $(STRACE)  ## benchmarks; results to docs/benchmarks.md. QUICK=1: shorter runs; ONLY=bench.replay: just those (no doc)
 	$(PY) -m bench.run_all $(if $(QUICK),--quick) $(foreach b,$(ONLY),--only $(b))
 
 # rebuild-scores, reindex-matches, migrate, compact: on REDIS_URL (or REDIS_CLUSTER_NODES) when set, else on

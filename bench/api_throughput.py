@@ -1,6 +1,9 @@
 """POST-move throughput and latency through gunicorn against a real Redis, side by side with a
 trivial Flask endpoint that does one XADD (same gunicorn settings, same client, same bodies).
 
+The Redis is started from ``deploy/redis.conf`` (append-only, ``appendfsync always``): the
+durability the product runs with, so a move answered 201 is on disk, and so is the baseline's XADD.
+
 Arkon matches are created and their whole move sequences precomputed before timing (the load
 generator reads each match's seed, so it knows the outcome of every chance draw); during the
 timed phase each client thread only posts moves. ``python -m bench.api_throughput
@@ -27,9 +30,10 @@ from shared.eventstore import EventStore
 from shared.matches import Matches
 from shared.rng import FastRng, SeededRng
 
-from .common import argv_int, emit, median, percentile
+from .common import argv_int, durability, emit, median, percentile
 
 ROOT = Path(__file__).resolve().parent.parent
+CONF = ROOT / "deploy" / "redis.conf"
 SECRET = "bench-secret"
 
 
@@ -108,7 +112,7 @@ def main() -> None:
     game_id = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--game=")), "arkon")
     players = registry.get(game_id).min_players if game_id != "arkon" else 3
     with tempfile.TemporaryDirectory() as tmp:
-        server = localredis.start(tmp)
+        server = localredis.start(Path(tmp) / "redis", persistent=True, config=CONF)
         log = open(Path(tmp) / "gunicorn.log", "w")
         procs = []
         try:
@@ -127,7 +131,8 @@ def main() -> None:
             procs.append(start_gunicorn("bench.trivial_app:create_app()", trivial_port, server.url, log))
             trivial = load(lambda _m: f"http://127.0.0.1:{trivial_port}/xadd", [p[: len(p)] for p in plans], seconds)
             moves = load(lambda m: f"http://127.0.0.1:{rules_port}/v1/matches/{m}/moves", plans, seconds)
-            emit(bench="api_post_move", game=game_id, threads=threads, seconds=seconds, moves=moves,
+            emit(bench="api_post_move", game=game_id, threads=threads, seconds=seconds,
+                 redis=f"deploy/redis.conf (appendfsync {durability(CONF).get('appendfsync')})", moves=moves,
                  trivial_xadd=trivial, throughput_ratio=round(moves["rps"] / trivial["rps"], 3),
                  p50_ratio=round(moves["p50_ms"] / trivial["p50_ms"], 3))
         finally:

@@ -5,6 +5,9 @@ import json
 import platform
 import statistics
 import sys
+from pathlib import Path
+
+REDIS_CONF = Path(__file__).resolve().parent.parent / "deploy" / "redis.conf"
 
 
 def emit(**fields) -> dict:
@@ -31,3 +34,13 @@ def argv_int(name: str, default: int) -> int:
         if arg.startswith(f"--{name}="):
             return int(arg.split("=", 1)[1])
     return default
+
+
+def durability(conf: Path = REDIS_CONF) -> dict:
+    """The durability settings of a redis.conf (``deploy/redis.conf``): its appendonly and appendfsync."""
+    out = {}
+    for line in conf.read_text().splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and parts[0] in ("appendonly", "appendfsync"):
+            out[parts[0]] = parts[1]
+    return out

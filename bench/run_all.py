@@ -41,6 +41,7 @@ BENCHES = [
     ("bench.engine_selfplay", ["--seconds=3", "--runs=3"], ["--seconds=1", "--runs=1"]),
     ("bench.replay", ["--runs=5", "--reads=200"], ["--runs=2", "--reads=30"]),
     ("bench.api_throughput", ["--seconds=10", "--threads=8"], ["--seconds=3", "--threads=4"]),
+    ("bench.move_cost", ["--cycles=40", "--seconds=5", "--runs=3"], ["--cycles=10", "--seconds=2", "--runs=1"]),
     ("bench.queue_pairing", ["--players=1000"], ["--players=200"]),
     ("bench.appendfsync", ["--seconds=5", "--runs=3"], ["--seconds=2", "--runs=1"]),
     ("bench.cluster_store", ["--seconds=5", "--runs=3"], ["--seconds=2", "--runs=1"]),
@@ -65,6 +66,63 @@ MEMORY_NOTE = (
     "finished match (log stream, snapshots, meta, seed, audit cache) before and after compaction "
     "(`shared/eventstore/compaction.py`). Goal: at most 20 KB (20,480 bytes) at the median. `idem_p50_bytes`: the "
     "Idempotency-Key answers, which expire 24 h after each move (not compacted, not counted above).")
+
+
+MOVE_COST_NOTE = (
+    "`bench/move_cost.py` (issue #24): the stack as `make run` starts it (launcher, supervisord, `deploy/Procfile`) "
+    "with the one-move counter game (`bench/counter_game.py`), its match store and its queue on two Redis servers "
+    "from `deploy/redis.conf` (`appendonly yes`, `appendfsync always`; as `deploy/compose.yaml` deploys them). "
+    "Counted per move cycle (machine-independent): Redis commands by type (`INFO commandstats` of each server) and "
+    "`fsync`/`fdatasync` calls of the store Redis, the queue Redis and every other process of the stack "
+    "(`strace -f` attached for the window); `background` is what the idle stack does by itself over the same "
+    "time (consumers polling), and `net` the count less it; a window ends 1 s after its last move so that the "
+    "consumers' share is in it. Redis fsyncs once per turn of its event loop that wrote, so writes of several "
+    "processes in one turn share an fsync: the counts vary a little with load. Cycles: a person's `GET match` + `GET legal-moves` + `POST move` (Idempotency-Key); "
+    "`GET turn` + `POST`; a bot move (random bots on the stack's workers); a finishing move, until it is scored.")
+MOVE_TIMING_NOTE = (
+    "Moves per second through the API (precomputed `POST …/moves` with an Idempotency-Key, one match per client, "
+    "each client waiting for its answer) against `bench/trivial_app.py` (one XADD) under the rules service's "
+    "gunicorn settings (`-k gevent --workers 2`) on the same store Redis, alternating, median of runs. "
+    "Slow fsync: a second stack whose Redis servers have every `fsync`/`fdatasync` delayed (a cloud volume's 1-10 ms) "
+    "by strace's own fault injection (`strace --seccomp-bpf -e inject=fdatasync,fsync:delay_exit=US`, "
+    "`bench/syscalls.py`: no other system call of Redis is traced). Peer: boardgame.io's server "
+    "(`bench/peer/`, pinned in its package-lock.json, installed by the benchmark into ~/.cache) with the same "
+    "counter game, moves over socket.io, each client waiting for the update of its move, its runs interleaved "
+    "with ours; it keeps its matches in memory and persists nothing (`ratio_ours_to_peer`: our durable moves/s "
+    "over its in-memory ones, same clients).")
+
+
+def _top(counts: dict, n: int = 10) -> str:
+    return ", ".join(f"{k} {v:g}" for k, v in list(counts.items())[:n]) if isinstance(counts, dict) else ""
+
+
+def move_cost_section(rows: list[dict]) -> list[str]:
+    """The document's section of ``bench.move_cost``."""
+    cycles = [r for r in rows if r.get("bench") == "move_cost"]
+    setup = next((r for r in rows if r.get("bench") == "move_cost_setup"), {})
+    goals = next((r for r in rows if r.get("bench") == "move_cost_goals"), {}).get("goals", [])
+    return [
+        "## The move path: commands, fsyncs and moves per second per accepted move", MOVE_COST_NOTE, "",
+        (f"Redis: `{setup.get('redis_conf', 'deploy/redis.conf')}`, appendonly {setup.get('appendonly', '?')}, "
+         f"appendfsync {setup.get('appendfsync', '?')}."), "",
+        table(cycles, ["cycle", "cycles", "store_commands_per_cycle", "store_commands_net_per_cycle",
+                       "queue_commands_per_cycle",
+                       "fsyncs_per_cycle.store", "fsyncs_per_cycle.queue", "fsyncs_per_cycle.other",
+                       "fsyncs_per_cycle.all", "background_per_cycle.store_commands",
+                       "background_per_cycle.fsyncs_all"]), "",
+        "Commands per cycle by type (store; queue):", "",
+        table([{"cycle": r["cycle"], "store": _top(r["store_commands_by_type"]),
+                "queue": _top(r["queue_commands_by_type"])} for r in cycles], ["cycle", "store", "queue"]), "",
+        MOVE_TIMING_NOTE, "",
+        table([r for r in rows if r.get("bench") == "move_throughput"],
+              ["redis", "clients", "moves.rps", "trivial_xadd.rps", "ratio", "moves.p50_ms", "trivial_xadd.p50_ms",
+               "durability"]), "",
+        table([r for r in rows if r.get("bench") == "move_throughput_peer"],
+              ["peer", "clients", "moves.rps", "moves.p50_ms", "ratio_ours_to_peer", "durability"]), "",
+        ("Goals of issue #24 (worst row of each; fsyncs: every process of the stack in a human or a bot cycle — the "
+         "finishing row adds the match's scoring and ratings and is shown above, not judged per move):"), "",
+        table(goals, ["goal", "target", "measured", "pass"]),
+    ]
 
 
 class Interrupted(Exception):
@@ -210,10 +268,12 @@ def main(argv: list[str] | None = None) -> int:
         table([r for r in results["bench.replay"] if r["bench"] == "view_latency"],
               ["cache", "long_events", "long_p50_ms", "short_p50_ms", "long_p99_ms", "short_p99_ms", "ratio_p50"]),
         "", "## API: POST a move through gunicorn against Redis",
-        "Baseline: a trivial Flask endpoint doing one XADD, same gunicorn settings, same client threads.", "",
-        table(results["bench.api_throughput"], ["game", "threads", "moves.rps", "moves.p50_ms", "moves.p99_ms",
+        "Against a Redis from `deploy/redis.conf` (`appendfsync always`, as the product runs). Baseline: a trivial "
+        "Flask endpoint doing one XADD, same gunicorn settings, same client threads.", "",
+        table(results["bench.api_throughput"], ["game", "threads", "redis", "moves.rps", "moves.p50_ms", "moves.p99_ms",
                                                 "trivial_xadd.rps", "trivial_xadd.p50_ms", "trivial_xadd.p99_ms",
                                                 "throughput_ratio"]),
+        "", *move_cost_section(results["bench.move_cost"]),
         "", "## Queue pairing with 1,000 waiting players",
         "Baseline: seating tickets in arrival order.", "",
         table(results["bench.queue_pairing"], ["players_per_match", "rating_aware.tickets_per_s",

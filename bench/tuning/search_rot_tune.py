@@ -3,7 +3,7 @@
 Sets ``RiseOfTribes.search`` from the command line, then runs ``bench.eval_bots.evaluate`` in this
 process and prints its JSON line with the parameters tried. Usage:
 
-    python -m bench.search_rot_tune --players 2 --games 20 --iterations 100 \
+    python -m bench.tuning.search_rot_tune --players 2 --games 20 --iterations 100 \
         [--playout-steps 4] [--c 0.7] [--scale 4] [--seed 1000]
 """
 from __future__ import annotations

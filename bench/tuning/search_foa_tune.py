@@ -1,7 +1,7 @@
 """Fate of Akalon search tuning: the same seeded search-vs-greedy matches under several
 ``search`` parameter sets (paired: every set plays the same seeds), one JSON line per set.
 
-    python -m bench.search_foa_tune --players 3 --games 16 --iterations 200 \
+    python -m bench.tuning.search_foa_tune --players 3 --games 16 --iterations 200 \
         --configs '[{}, {"playout_steps": 6, "scale": 5}]'
 """
 from __future__ import annotations

@@ -4,7 +4,7 @@ Each config (a JSON object) overrides the game's ``search`` parameters for one s
 ``bench.eval_bots``;
 one JSON line per config. For tuning, not a published number.
 
-    python -m bench.search_boo_sweep --games 16 '{"playout_steps": 0, "scale": 2}' '{"playout_steps": 8}'
+    python -m bench.tuning.search_boo_sweep --games 16 '{"playout_steps": 0, "scale": 2}' '{"playout_steps": 8}'
 """
 from __future__ import annotations
 

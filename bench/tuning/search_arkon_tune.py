@@ -1,7 +1,7 @@
 """Arkon search tuning: matches like ``bench.eval_bots`` with the game's ``search`` parameters
 overridden, one JSON line per match on stderr as it ends (to spot long matches early).
 
-    python -m bench.search_arkon_tune --params '{"playout_steps": 2, "iterations": 150}' --games 20
+    python -m bench.tuning.search_arkon_tune --params '{"playout_steps": 2, "iterations": 150}' --games 20
     [--players 2] [--seed 0] [--villain greedy]
 
 Prints a summary line (win rate, Wilson interval, CPU seconds per hero decision, the parameters

@@ -1,9 +1,11 @@
-"""Live match logs for server-sent events, shared by every watcher of a match in this process.
+"""Live match logs for the match and state streams, shared by every watcher of a match in this process.
 
 A watcher never holds a Redis connection: one listener per process and watched match blocks on
 the match's log stream (``XREAD BLOCK``), keeps the newest records in a short buffer and wakes
 the match's watchers, which take their records from that buffer (or from the log when they are
-further behind). The listener exits once its match has no watcher left. Written with
+further behind) and their encoded messages from the feed's memo (``Feed.memo``: built by the
+first watcher of each audience, written as is by the others). The listener never writes to a
+watcher: a move's request only appends to the log, and the watchers are woken after it. The listener exits once its match has no watcher left. Written with
 ``threading`` primitives, so it runs as greenlets under gunicorn's gevent worker (which patches
 them) and as threads anywhere else.
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -28,6 +30,7 @@ BUFFER = 256          # records a feed keeps for watchers that are a little behi
 READ_COUNT = 200      # records per read of the log
 FINAL = ("match.ended", "match.aborted")
 MAX_WATCHED = 10_000  # matches with a listener in one process (one blocking connection each)
+MEMO = 4096           # encoded messages a feed keeps (one per record or version and audience)
 
 
 class Feed:
@@ -40,6 +43,22 @@ class Feed:
         self.watchers = 0
         self.records: deque[dict] = deque(maxlen=BUFFER)
         self.changed = threading.Condition()
+        self._memo: OrderedDict = OrderedDict()
+        self._memo_lock = threading.Lock()
+
+    def memo(self, key: tuple, build):
+        """What ``build()`` gives for ``key`` (an audience and a record or version), built once for
+        every watcher of the match in this process: a message is redacted and serialized once per
+        audience (spectators, each seat), not once per watcher."""
+        with self._memo_lock:
+            hit = self._memo.get(key)
+        if hit is None:
+            hit = build()
+            with self._memo_lock:
+                self._memo[key] = hit
+                while len(self._memo) > MEMO:
+                    self._memo.popitem(last=False)
+        return hit
 
     def records_after(self, seq: int) -> list[dict] | None:
         """Buffered records with a seq above ``seq``; None when the buffer does not reach back."""

@@ -1,0 +1,157 @@
+"""The streams a process holds open: a cap per client, and their tokens checked again while held.
+
+Every stream (the per-player stream, a match's stream, a seat's state stream) is held through
+``HeldStreams.hold`` before its answer starts:
+
+* A cap per client, in this process: at most ``MAX_STREAMS_PER_PLAYER`` held at once with one
+  player's tokens (all its tokens together; a bot seat's token counts as its match and seat), and
+  ``MAX_STREAMS_PER_ADDRESS`` without a token from one address. One more answers 429
+  problem+json with ``Retry-After`` (the cap is said in ``detail``); the rate limits of
+  ``shared/limits.py`` bound how fast streams are opened, this bounds how many are held.
+* Tokens are checked again every ``STREAM_RECHECK_S`` seconds, for all held streams at once (one
+  ``MGET`` of the token generations of their players): a stream whose token was rotated, revoked
+  or has expired is marked ``ended`` and its loop ends it, within about that many seconds.
+
+No stream holds a Redis connection: the re-check borrows one from the service's pool for one
+round trip.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import redis
+
+from .auth import Principal, generation_key
+from .web import ApiError
+
+log = logging.getLogger("held-streams")
+
+RETRY_AFTER_S = 5  # what a refused stream is told to wait (a held stream may end meanwhile)
+
+
+class Held:
+    """One held stream: its client and whether it must end (``ended``, with ``reason``)."""
+
+    __slots__ = ("client", "who", "ended", "reason")
+
+    def __init__(self, client: str, who: Principal | None):
+        self.client, self.who = client, who
+        self.ended, self.reason = False, ""
+
+    def end(self, reason: str) -> None:
+        self.ended, self.reason = True, reason
+
+
+def client_of(who: Principal | None, address: str | None) -> str:
+    """The key a stream counts against: its player, its bot seat, or its address."""
+    if who is None:
+        return f"address:{address or 'unknown'}"
+    if who.is_bot:
+        return f"bot:{who.bot_match}:{who.bot_seat}"
+    return f"player:{who.player_id}"
+
+
+class HeldStreams:
+    def __init__(self, client: redis.Redis, *, per_player: int, per_address: int, recheck_s: float,
+                 clock: Callable[[], float] = time.time):
+        self.r = client
+        self.per_player, self.per_address, self.recheck_s = per_player, per_address, recheck_s
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._held: set[Held] = set()
+        self._count: Counter[str] = Counter()
+        self._checker: threading.Thread | None = None
+
+    def count(self, client: str | None = None) -> int:
+        with self._lock:
+            return len(self._held) if client is None else self._count[client]
+
+    def claim(self, who: Principal | None, address: str | None) -> Held:
+        """A place for one more stream of this client; 429 when it holds its cap already."""
+        client = client_of(who, address)
+        cap, name = (self.per_address, "MAX_STREAMS_PER_ADDRESS") if who is None \
+            else (self.per_player, "MAX_STREAMS_PER_PLAYER")
+        with self._lock:
+            if self._count[client] >= cap:
+                raise ApiError(429, "Too Many Requests",
+                               f"at most {cap} streams may be held at once by one "
+                               f"{'address without a token' if who is None else 'player'} ({name}); "
+                               f"close one first", "too-many-streams", retry_after=RETRY_AFTER_S)
+            held = Held(client, who)
+            self._held.add(held)
+            self._count[client] += 1
+            if self._checker is None:
+                self._checker = threading.Thread(target=self._run, name="held-streams", daemon=True)
+                self._checker.start()
+        return held
+
+    def release(self, held: Held) -> None:
+        """The stream is over (idempotent)."""
+        with self._lock:
+            if held in self._held:
+                self._held.discard(held)
+                self._count[held.client] -= 1
+                if not self._count[held.client]:
+                    del self._count[held.client]
+
+    @contextmanager
+    def hold(self, who: Principal | None, address: str | None) -> Iterator[Held]:
+        held = self.claim(who, address)
+        try:
+            yield held
+        finally:
+            self.release(held)
+
+    def recheck(self) -> int:
+        """One pass over every held stream's token; returns how many were ended."""
+        with self._lock:
+            held = [h for h in self._held if h.who is not None and not h.ended]
+        now, ended = self.clock(), 0
+        players = sorted({h.who.player_id for h in held if not h.who.is_bot})
+        current = dict(zip(players, self.r.mget([generation_key(p) for p in players]))) if players else {}
+        for h in held:
+            who = h.who
+            if who.expires_at is not None and who.expires_at <= now:
+                h.end("the token expired")
+            elif not who.is_bot and who.generation is not None \
+                    and int(current.get(who.player_id) or 0) != who.generation:
+                h.end("the token was rotated or revoked")
+            else:
+                continue
+            ended += 1
+        return ended
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(self.recheck_s)
+            try:
+                self.recheck()
+            except redis.RedisError as err:  # an outage: held streams go on; checked again next time
+                log.warning("re-checking the tokens of held streams: %s", err)
+            except Exception:
+                log.exception("re-checking the tokens of held streams")
+
+
+
+class Pacing:
+    """When a held stream next wakes: in slices no longer than ``slice_s`` (so that an ended token
+    is noticed), with a keep-alive once ``keepalive_s`` passed without anything sent."""
+
+    def __init__(self, keepalive_s: float, slice_s: float):
+        self.keepalive_s, self.slice_s = keepalive_s, slice_s
+        self._sent = time.monotonic()
+
+    def sent(self) -> None:
+        self._sent = time.monotonic()
+
+    def wait_s(self) -> float:
+        """How long to wait for news before looking again."""
+        return max(0.05, min(self.slice_s, self.keepalive_s - (time.monotonic() - self._sent)))
+
+    def keepalive_due(self) -> bool:
+        return time.monotonic() - self._sent >= self.keepalive_s

@@ -30,6 +30,8 @@ from .settings import Limits
 from .tables import Tables
 
 log = logging.getLogger("matchmaking")
+REDIS_CONNECTIONS = 64   # per process
+REDIS_WAIT_S = 10        # a request waits this long for a free connection, then answers 503
 blp = Blueprint("matchmaking", __name__, url_prefix="/v1", description="Players, games, tables and the queue")
 
 
@@ -128,9 +130,10 @@ class PlayerStreamResource(MethodView):
         raw = request.headers.get("Last-Event-ID") or request.args.get("after")
         after = parse_last_event_id(raw) if raw else inbox.head(player_id)
         fmt = stream_format.wanted()
-        held = _ext("held_streams").claim(principal(required=True), request.remote_addr)
+        streams = _ext("held_streams")
+        held = streams.claim(principal(required=True), request.remote_addr)
         answer = stream_format.response(_player_events(held, player_id, after, fmt), fmt)
-        answer.call_on_close(lambda: _ext("held_streams").release(held))
+        answer.call_on_close(lambda: streams.release(held))  # also when the stream never started
         return answer
 
 
@@ -330,7 +333,7 @@ def build(client: redis.Redis, config: Config, limits: Limits | None = None) -> 
     inbox = Inbox(client)
     return {"players": players, "inbox": inbox, "limits": limits, "config": config,
             "inbox_listener": InboxListener(config, inbox.head),
-            "held_streams": HeldStreams(client, per_player=config.max_streams_per_player,
+            "held_streams": HeldStreams(client, "matchmaking", per_player=config.max_streams_per_player,
                                         per_address=config.max_streams_per_address,
                                         recheck_s=config.stream_recheck_s),
             "tables": Tables(client, players, former, inbox, limits),
@@ -339,7 +342,9 @@ def build(client: redis.Redis, config: Config, limits: Limits | None = None) -> 
 
 def create_app(config: Config | None = None):
     config = config or load()
-    client = store_client(config)
+    # a bounded pool that waits: a burst of requests (hundreds of streams opening at once) queues
+    # for a connection instead of failing on redis-py's default cap of 100
+    client = store_client(config, max_connections=REDIS_CONNECTIONS, wait_s=REDIS_WAIT_S)
     app, api = create_base_app("matchmaking", config, client)
     registry.load_all()
     app.extensions.update(build(client, config))

@@ -25,7 +25,7 @@ def create_app(config: Config | None = None):
     app, api = create_base_app("rules", config, rt.redis)
     app.extensions.update(matches=rt.matches, followups=rt.followups, deadlines=rt.deadlines, runtime=rt,
                           config=config, live=LiveLogs(config, block_s=min(config.sse_keepalive_s, 5.0)),
-                          held_streams=HeldStreams(rt.redis, per_player=config.max_streams_per_player,
+                          held_streams=HeldStreams(rt.redis, "rules", per_player=config.max_streams_per_player,
                                                    per_address=config.max_streams_per_address,
                                                    recheck_s=config.stream_recheck_s))
     app.extensions["metrics"] += [metrics.BotQueue(rt.followups.queue.connection, config.bot_queue),

@@ -269,9 +269,10 @@ def _held_streams():
 
 def _held_answer(chunks_of, fmt: str) -> Response:
     """The streaming answer of a stream held against the caller's cap (429 beyond it)."""
-    held = _held_streams().claim(principal(required=False), request.remote_addr)
+    streams = _held_streams()
+    held = streams.claim(principal(required=False), request.remote_addr)
     answer = stream_format.response(chunks_of(held), fmt)
-    answer.call_on_close(lambda: _held_streams().release(held))
+    answer.call_on_close(lambda: streams.release(held))  # also when the stream never started
     return answer
 
 

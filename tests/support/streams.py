@@ -25,6 +25,7 @@ class StreamReader:
         if last_event_id is not None:
             headers["Last-Event-ID"] = str(last_event_id)
         self.resp = requests.get(url, headers=headers, stream=True, timeout=(10, 120))
+        self.resp.encoding = "utf-8"  # application/x-ndjson names no charset: requests would give bytes
         self.status = self.resp.status_code
         self.content_type = self.resp.headers.get("Content-Type", "")
         self.messages: queue.Queue = queue.Queue()

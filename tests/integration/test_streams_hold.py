@@ -263,3 +263,29 @@ def test_the_state_stream_ends_after_the_finished_matchs_message(stack):
         assert last["data"]["moves"] == [] and stream.ended.wait(15)
     finally:
         stream.close()
+
+
+def test_two_client_bots_play_a_match_to_its_end_from_their_state_streams_alone(stack):
+    """tabletop_client's ``turn_stream``: each seat reads only its stream and posts moves."""
+    import threading
+
+    alice, bob, mid = duel(stack)
+    results = {}
+
+    def bot(player: Client) -> None:
+        posted = 0
+        for turn in player.api.turn_stream(mid):
+            if turn["moves"]:
+                player.api.move(mid, turn["moves"][0], turn["version"])
+                posted += 1
+            results[player.player_id] = (turn["status"], posted)
+
+    threads = [threading.Thread(target=bot, args=(p,), daemon=True) for p in (alice, bob)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not any(t.is_alive() for t in threads), "a state stream did not end with its match"
+    assert requests.get(match_url(stack, mid)).json()["status"] == "finished"
+    assert {status for status, _ in results.values()} == {"finished"}
+    assert all(posted >= 3 for _, posted in results.values())  # three rounds, one card each

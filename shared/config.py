@@ -67,6 +67,8 @@ class Config:
     max_streams_per_player: int = field(default_factory=lambda: int(_env("MAX_STREAMS_PER_PLAYER", "32")))
     max_streams_per_address: int = field(default_factory=lambda: int(_env("MAX_STREAMS_PER_ADDRESS", "256")))
     stream_recheck_s: float = field(default_factory=lambda: float(_env("STREAM_RECHECK_S", "2")))
+    # a busy match wakes its watchers at most this often (their messages batched in one write)
+    stream_coalesce_s: float = field(default_factory=lambda: float(_env("STREAM_COALESCE_S", "0.1")))
 
     @property
     def cluster(self) -> bool:

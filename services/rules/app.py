@@ -23,8 +23,10 @@ def create_app(config: Config | None = None):
     rt = Runtime.build(config)
     migrate(rt.redis, tokens=True)
     app, api = create_base_app("rules", config, rt.redis)
+    live = LiveLogs(config, block_s=min(config.sse_keepalive_s, 5.0))
+    live.gate.install(app)  # watchers write between moves, not ahead of them
     app.extensions.update(matches=rt.matches, followups=rt.followups, deadlines=rt.deadlines, runtime=rt,
-                          config=config, live=LiveLogs(config, block_s=min(config.sse_keepalive_s, 5.0)),
+                          config=config, live=live,
                           held_streams=HeldStreams(rt.redis, "rules", per_player=config.max_streams_per_player,
                                                    per_address=config.max_streams_per_address,
                                                    recheck_s=config.stream_recheck_s))

@@ -67,6 +67,9 @@ class Feed:
                 return []
             if not self.records or self.records[0]["seq"] > seq + 1:
                 return None
+            start = seq + 1 - self.records[0]["seq"]  # the buffer's seqs follow each other
+            if start < len(self.records) and self.records[start]["seq"] == seq + 1:
+                return [self.records[i] for i in range(start, len(self.records))]
             return [r for r in self.records if r["seq"] > seq]
 
     def wait_beyond(self, seq: int, timeout: float) -> bool:
@@ -99,18 +102,72 @@ class Feed:
             self.changed.notify_all()
 
 
+class MoveGate:
+    """Watchers write while no write request is being handled in this process, so the events of a
+    move go out to its watchers after the move has been answered and between moves, never ahead
+    of them (a watcher waits at most ``max_wait_s``, so that a process kept busy still streams)."""
+
+    def __init__(self, max_wait_s: float = 0.25):
+        self.max_wait_s = max_wait_s
+        self._busy = 0
+        self._lock = threading.Lock()
+        self._idle = threading.Event()
+        self._idle.set()
+
+    def enter(self) -> None:
+        with self._lock:
+            self._busy += 1
+            self._idle.clear()
+
+    def leave(self) -> None:
+        with self._lock:
+            self._busy -= 1
+            if self._busy <= 0:
+                self._busy = 0
+                self._idle.set()
+
+    def wait(self) -> None:
+        """Until no write is in progress (or ``max_wait_s`` passed)."""
+        self._idle.wait(self.max_wait_s)
+
+    def install(self, app) -> None:
+        """Count every write request of ``app`` from its start until its answer has been sent."""
+        from flask import g, request
+
+        @app.before_request
+        def _enter():
+            if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+                self.enter()
+                g.move_gate = True
+
+        @app.after_request
+        def _hand_over(response):
+            if g.pop("move_gate", False):
+                response.call_on_close(self.leave)  # once the server has written the answer
+            return response
+
+        @app.teardown_request
+        def _leave(_exc):
+            if g.pop("move_gate", False):  # no answer was made (an error before after_request)
+                self.leave()
+
+
 class LiveLogs:
     """The feeds of the matches watched in this process, each with its listener."""
 
-    def __init__(self, config: Config, block_s: float = 5.0, retry_s: float = 1.0):
+    def __init__(self, config: Config, block_s: float = 5.0, retry_s: float = 1.0, coalesce_s: float | None = None):
         self.block_s = block_s
         self.retry_s = retry_s
+        # after waking a match's watchers, its listener waits this long before the next read, so a
+        # busy match wakes them at most this often (the first event after a quiet spell goes at once)
+        self.coalesce_s = config.stream_coalesce_s if coalesce_s is None else coalesce_s
         # Its own client: the listener's socket timeout must outlast a blocking read, and each
         # watched match holds one connection while it blocks.
         self.r = store_client(config, socket_timeout=2 * block_s + 1, socket_connect_timeout=5,
                               max_connections=MAX_WATCHED)
         self._lock = threading.Lock()
         self._feeds: dict[str, Feed] = {}
+        self.gate = MoveGate()
 
     @contextmanager
     def watch(self, match_id: str, head: int, over: bool = False) -> Iterator[Feed]:
@@ -159,3 +216,5 @@ class LiveLogs:
                 except DamagedLog as err:
                     log.error("live log of %s: %s", feed.match_id, err.message)
                     feed.skip_damaged(int(entries[-1][0].decode().rpartition("-")[2]))
+            if got and self.coalesce_s > 0:
+                time.sleep(self.coalesce_s)

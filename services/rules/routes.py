@@ -323,9 +323,11 @@ def _match_events(held: Held, head: dict, seat: int | None, last: int, fmt: str)
                     return
                 if records:
                     over = finished or feed.over
-                    for rec in records:
-                        yield message(feed, rec, over)
-                        last = rec["seq"]
+                    live.gate.wait()  # after the move that wrote them has been answered
+                    # one write per wake, built once for every watcher of this audience at this point
+                    yield feed.memo(("batch", last, records[-1]["seq"], seat, over, fmt),
+                                    lambda: "".join(message(feed, rec, over) for rec in records))
+                    last = records[-1]["seq"]
                     pacing.sent()
                     continue
                 if (finished or feed.over) and last >= feed.latest:
@@ -385,6 +387,7 @@ def _turn_events(held: Held, head: dict, seat: int, first: dict, fmt: str) -> It
             pacing.sent()
             while not held.ended and status == "active":
                 if feed.latest > version:
+                    live.gate.wait()  # after the move that made it has been answered
                     try:
                         seen, status_now, message = feed.memo(("turn", feed.latest, seat), lambda: newest(feed.latest))
                     except REDIS_OUTAGE:

@@ -45,7 +45,8 @@ class InboxFeed:
         self.last = head        # the newest id seen
         self.watchers = 0
         self.events: deque[Event] = deque(maxlen=BUFFER)
-        self.changed = threading.Condition()
+        self.changed = threading.Condition()  # guards the fields above
+        self._news = threading.Event()        # set (and replaced) whenever they change
 
     def after(self, entry_id: str) -> list[Event] | None:
         """Buffered events after ``entry_id``; None when the buffer does not reach back that far."""
@@ -57,7 +58,15 @@ class InboxFeed:
 
     def wait_beyond(self, entry_id: str, timeout: float) -> bool:
         with self.changed:
-            return self.changed.wait_for(lambda: _key(self.last) > _key(entry_id), timeout)
+            if _key(self.last) > _key(entry_id):
+                return True
+            news = self._news
+        news.wait(timeout)  # one event for every waiter: a change wakes them all at once, cheaply
+        return _key(self.last) > _key(entry_id)
+
+    def _announce(self) -> None:
+        news, self._news = self._news, threading.Event()
+        news.set()
 
     def add(self, events: list[Event]) -> None:
         with self.changed:
@@ -67,11 +76,7 @@ class InboxFeed:
                         self.floor = self.events[0][0]
                     self.events.append(event)
                     self.last = event[0]
-            self.changed.notify_all()
-
-    def wake(self) -> None:
-        with self.changed:
-            self.changed.notify_all()
+            self._announce()
 
 
 class InboxListener:

@@ -42,7 +42,8 @@ class Feed:
         self.over = over                  # the match is finished (a final record has been seen)
         self.watchers = 0
         self.records: deque[dict] = deque(maxlen=BUFFER)
-        self.changed = threading.Condition()
+        self.changed = threading.Condition()  # guards the fields above
+        self._news = threading.Event()        # set (and replaced) whenever they change
         self._memo: OrderedDict = OrderedDict()
         self._memo_lock = threading.Lock()
 
@@ -75,7 +76,16 @@ class Feed:
     def wait_beyond(self, seq: int, timeout: float) -> bool:
         """Wait until the log is known to go beyond ``seq`` or to be over (False after ``timeout`` seconds)."""
         with self.changed:
-            return self.changed.wait_for(lambda: self.latest > seq or self.over, timeout)
+            if self.latest > seq or self.over:
+                return True
+            news = self._news
+        news.wait(timeout)  # one event for every waiter: a change wakes them all at once, cheaply
+        return self.latest > seq or self.over
+
+    def announce(self) -> None:
+        """Wake every waiter (the caller holds ``changed``)."""
+        news, self._news = self._news, threading.Event()
+        news.set()
 
     def add(self, records: list[dict]) -> None:
         with self.changed:
@@ -84,7 +94,7 @@ class Feed:
                     self.records.append(rec)
                     self.latest = rec["seq"]
                     self.over = self.over or rec["type"] in FINAL
-            self.changed.notify_all()
+            self.announce()
 
     def skip_damaged(self, seq: int) -> None:
         """Record ``seq`` of the log does not parse: buffer nothing, so watchers read the log
@@ -92,14 +102,14 @@ class Feed:
         with self.changed:
             self.latest = max(self.latest, seq)
             self.records.clear()
-            self.changed.notify_all()
+            self.announce()
 
     def rewind(self, head: int) -> None:
         """Redis's log ends before what this feed saw (it lost data): forget what lies beyond."""
         with self.changed:
             self.latest = head
             self.records.clear()
-            self.changed.notify_all()
+            self.announce()
 
 
 class MoveGate:
@@ -198,7 +208,7 @@ class LiveLogs:
                     if self._feeds.get(feed.match_id) is feed:
                         del self._feeds[feed.match_id]
                     with feed.changed:
-                        feed.changed.notify_all()
+                        feed.announce()
                     return
             try:
                 got = self.r.xread({log_key: f"0-{feed.latest}"}, count=READ_COUNT, block=int(self.block_s * 1000))

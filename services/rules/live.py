@@ -137,8 +137,18 @@ class MoveGate:
                 self._idle.set()
 
     def wait(self) -> None:
-        """Until no write is in progress (or ``max_wait_s`` passed)."""
-        self._idle.wait(self.max_wait_s)
+        """Until no write is in progress (or ``max_wait_s`` passed). Yields first, and again after
+        each wake: woken watchers then take turns with the requests that arrive meanwhile (under
+        gevent, one after the other as callbacks, with the sockets polled between them) instead of
+        all writing in one burst that a move waits behind."""
+        deadline = time.monotonic() + self.max_wait_s
+        time.sleep(0)
+        while not self._idle.is_set():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            self._idle.wait(left)
+            time.sleep(0)
 
     def install(self, app) -> None:
         """Count every write request of ``app`` from its start until its answer has been sent."""

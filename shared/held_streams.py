@@ -32,6 +32,7 @@ from contextlib import contextmanager
 import redis
 
 from .auth import Principal, generation_key
+from .config import is_cluster
 from .web import ApiError
 
 log = logging.getLogger("held-streams")
@@ -154,7 +155,10 @@ class HeldStreams:
             held = [h for h in self._held if h.who is not None and not h.ended]
         now, ended = self.clock(), 0
         players = sorted({h.who.player_id for h in held if not h.who.is_bot})
-        current = dict(zip(players, self.r.mget([generation_key(p) for p in players]))) if players else {}
+        keys = [generation_key(p) for p in players]
+        # on a Redis Cluster the keys lie in many slots: one MGET per slot, pipelined
+        values = (self.r.mget_nonatomic(keys) if is_cluster(self.r) else self.r.mget(keys)) if keys else []
+        current = dict(zip(players, values))
         for h in held:
             who = h.who
             if who.expires_at is not None and who.expires_at <= now:

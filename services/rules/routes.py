@@ -372,15 +372,17 @@ def _turn_events(held: Held, head: dict, seat: int, first: dict, fmt: str) -> It
     pacing = Pacing(config.sse_keepalive_s, config.stream_recheck_s)
     schema = s.TurnOut()
 
-    def encoded(turn: dict) -> tuple[int, str, object]:
-        return turn["version"], turn["status"], stream_format.encode(turn["version"], "turn", schema.dump(turn))
+    human = not principal(required=True).is_bot
 
-    def newest(version: int) -> tuple[int, str, object]:
+    def encoded(turn: dict, controller: str) -> tuple[int, str, object, str]:
+        return (turn["version"], turn["status"], stream_format.encode(turn["version"], "turn", schema.dump(turn)),
+                controller)
+
+    def newest() -> tuple[int, str, object, str]:
         mstate = _state(match_id)
-        _seat(mstate, required=True)  # a human's seat handed to a bot since: end (a reconnect says why)
-        return encoded(_turn_of(mstate, seat))
+        return encoded(_turn_of(mstate, seat), mstate["controllers"][seat])
 
-    version, status, message = encoded(first)
+    version, status, message, _controller = encoded(first, "human")
     try:
         with live.watch(match_id, version, over=status != "active") as feed:
             yield stream_format.opening(fmt, REDIS_RETRY_AFTER_S * 1000) + message.as_(fmt)
@@ -389,12 +391,15 @@ def _turn_events(held: Held, head: dict, seat: int, first: dict, fmt: str) -> It
                 if feed.latest > version:
                     live.gate.wait()  # after the move that made it has been answered
                     try:
-                        seen, status_now, message = feed.memo(("turn", feed.latest, seat), lambda: newest(feed.latest))
+                        seen, status_now, message, controller = feed.memo(("turn", feed.latest, seat), newest)
                     except REDIS_OUTAGE:
                         log.warning("turn stream of %s ends: redis is unavailable", match_id)
                         return
                     except (ApiError, DamagedLog) as err:
                         log.warning("turn stream of %s ends: %s", match_id, getattr(err, "detail", None) or err)
+                        return
+                    if human and controller != "human":  # the seat was handed to a bot: end (a reconnect says why)
+                        log.info("turn stream of %s seat %s ends: handed over", match_id, seat)
                         return
                     if seen > version:
                         version, status = seen, status_now

@@ -46,8 +46,8 @@ BENCHES = [
     ("bench.appendfsync", ["--seconds=5", "--runs=3"], ["--seconds=2", "--runs=1"]),
     ("bench.cluster_store", ["--seconds=5", "--runs=3"], ["--seconds=2", "--runs=1"]),
     ("bench.bot_fleet", ["--seconds=20", "--matches=8"], ["--seconds=8", "--matches=4"]),
-    ("bench.sse_watchers", ["--watchers=1000", "--seconds=10", "--threads=4"],
-     ["--watchers=200", "--seconds=3", "--threads=2"]),
+    ("bench.sse_watchers", ["--watchers=1000", "--rounds=3"], ["--watchers=200", "--rounds=1"]),
+    ("bench.player_streams", ["--streams=1000", "--seconds=10", "--threads=4"], ["--streams=200", "--seconds=3", "--threads=2"]),
     ("bench.metrics_overhead", ["--requests=5000", "--runs=7"], ["--requests=1000", "--runs=3"]),
     ("bench.compaction", ["--matches=200"], ["--matches=10"]),
 ]
@@ -289,13 +289,22 @@ def main(argv: list[str] | None = None) -> int:
         "`appendfsync always`); baseline: one server from `deploy/redis.conf`. See docs/cluster.md.", "",
         table(results["bench.cluster_store"], ["threads", "masters", "cluster_moves_per_s", "single_moves_per_s",
                                                "ratio"]),
-        "", "## Live streams: POST a move with 1,000 idle SSE watchers on the same rules process",
-        "One gunicorn gevent worker; baseline: the same load with no watcher (before and after, pooled). "
-        "Goal: p99 with watchers at most 1.5x the baseline.", "",
-        table(results["bench.sse_watchers"], ["watchers", "threads", "baseline_p50_ms", "with_watchers.p50_ms",
-                                              "baseline_p99_ms", "with_watchers.p99_ms", "p99_ratio",
-                                              "cpu_per_move_ratio", "watchers_open_after_load",
+        "", "## Live streams: POST a move with 1,000 watchers of the match being played",
+        "One gunicorn gevent worker; one client plays a whole Arkon match a move at a time while 1,000 streams "
+        "watch that match (90% spectators on its event stream, 10% its seats on their event and state streams). "
+        "Baseline: matches played the same way with no watcher (before and after, pooled). Goal: p99 with "
+        "watchers at most 1.5x the baseline.", "",
+        table(results["bench.sse_watchers"], ["watchers", "rounds", "moves_per_phase", "baseline_p50_ms",
+                                              "with_watchers_p50_ms", "baseline_p99_ms", "with_watchers_p99_ms",
+                                              "p50_ratio", "p99_ratio", "cpu_per_move_ratio",
                                               "worker_rss_mb.without", "worker_rss_mb.with"]),
+        "", "## Held per-player streams: POST /v1/players with 1,000 idle streams on one matchmaking process",
+        "One gunicorn gevent worker; baseline: the same registrations with no stream held (before and after, "
+        "pooled). Goal: p99 with the streams at most 1.5x the baseline, every stream accepted, /readyz 200.", "",
+        table(results["bench.player_streams"], ["streams", "streams_accepted", "threads", "baseline_p50_ms",
+                                                "with_streams.p50_ms", "baseline_p99_ms", "with_streams.p99_ms",
+                                                "p99_ratio", "readyz_while_held", "worker_rss_mb.without",
+                                                "worker_rss_mb.with"]),
         "", "## Bot fleet: bot moves per second through the whole stack with N bot workers",
         "All-bot Arkon matches (8 at once) through gunicorn services and a Redis from `deploy/redis.conf`; "
         "N `SimpleWorker` processes holding no signing key; CPU ms per move of each kind of process.", "",

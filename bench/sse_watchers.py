@@ -1,11 +1,14 @@
 """Move latency on one rules process (gunicorn gevent worker, real Redis) with and without 1,000
-idle SSE watchers connected to it.
+watchers OF THE MATCH BEING PLAYED: spectators on its event stream, and its seats on their own
+event streams and state streams (``/turn/stream``), so every move's events are redacted for each
+audience and written to every watcher while the next move is posted.
 
-Phases, each with its own precomputed Arkon matches: client threads post moves without watchers
-(baseline), then with the watchers connected (spread over quiet matches, caught up, receiving
-only keep-alive comments, every 5 s here so that each phase sees them), then without them again; the baseline pools both watcher-free phases. Goal: p99 with
-watchers at most 1.5x the baseline. ``python -m bench.sse_watchers [--watchers=N] [--seconds=N]
-[--threads=N] [--keepalive=S]``
+Rounds of three phases, each playing one precomputed Arkon match from its first move to its last
+(one client, one move at a time, as its seats would): ``before`` (no watchers), ``watched`` (the
+watchers connected to that very match before its first move, caught up, receiving each event
+as it comes), ``after`` (no watchers again). The baseline pools the watcher-free phases of the
+same run. Goal: p99 with watchers at most 1.5x the baseline.
+``python -m bench.sse_watchers [--watchers=N] [--rounds=N] [--seat-share=PERCENT]``
 """
 from __future__ import annotations
 
@@ -21,28 +24,31 @@ from pathlib import Path
 import redis
 
 from shared import localredis
+from shared.auth import Tokens
 from shared.eventstore import EventStore
 from shared.matches import Matches
 
-from .api_throughput import load, precompute, start_gunicorn
+from .api_throughput import SECRET, load, precompute, start_gunicorn
 from .common import argv_int, emit
 
-QUIET_MATCHES = 50  # the watchers are spread over this many matches where nothing happens
+GAME, PLAYERS = "arkon", 3
+UNCAPPED = "1000000"
 
 
 class Watchers:
-    """N raw SSE connections, drained by one thread (the load generator must stay cheap)."""
+    """N raw HTTP streams, drained by one thread (the load generator must stay cheap)."""
 
-    def __init__(self, port: int, streams: list[tuple[str, int]]):
-        """``streams``: (path, Last-Event-ID) of each watcher."""
+    def __init__(self, port: int, streams: list[tuple[str, dict]]):
+        """``streams``: (path, headers) of each watcher."""
         self.selector = selectors.DefaultSelector()
         self.accepted = 0
         self.closed = 0
+        self.received = 0  # bytes, headers and keep-alives included
         self.sockets = []
-        for path, last in streams:
+        for path, headers in streams:
             sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n"
-                         f"Last-Event-ID: {last}\r\n\r\n".encode())
+            head = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: bench\r\n{head}\r\n".encode())
             sock.setblocking(False)
             self.selector.register(sock, selectors.EVENT_READ, {"head": b""})
             self.sockets.append(sock)
@@ -55,12 +61,13 @@ class Watchers:
             for key, _ in self.selector.select(timeout=0.2):
                 try:
                     data = key.fileobj.recv(65536)
-                except BlockingIOError:
+                except (BlockingIOError, ConnectionError):
                     continue
                 if not data:
                     self.closed += 1
                     self.selector.unregister(key.fileobj)
                     continue
+                self.received += len(data)
                 state = key.data
                 if state["head"] is not None:
                     state["head"] += data
@@ -98,65 +105,88 @@ def worker_pid(master: int) -> int:
     return int(children[0])
 
 
-def measure(redis_url: str, log, *, n_watchers: int, seconds: int, threads: int, keepalive: int) -> None:
+def watchers_of(match_id: str, head: int, n: int, seat_share: int) -> list[tuple[str, dict]]:
+    """``n`` streams of one match: ``seat_share`` percent are its seats' (each seat's event stream
+    and state stream in turn, with the seat's token), the rest spectators; all caught up."""
+    tokens = Tokens(SECRET)
+    seats = [tokens.for_player(f"{match_id}-p{i}") for i in range(PLAYERS)]
+    n_seats = n * seat_share // 100
+    out = []
+    for i in range(n_seats):
+        auth = {"Authorization": f"Bearer {seats[i % PLAYERS]}"}
+        path = f"/v1/matches/{match_id}/turn/stream" if (i // PLAYERS) % 2 else f"/v1/matches/{match_id}/stream"
+        out.append((path, {**auth, "Last-Event-ID": str(head)}))
+    out += [(f"/v1/matches/{match_id}/stream", {"Last-Event-ID": str(head)})] * (n - n_seats)
+    return out
+
+
+def measure(redis_url: str, log, *, n_watchers: int, rounds: int, seat_share: int) -> None:
     matches = Matches(EventStore(redis.Redis.from_url(redis_url)))
-
-    def plans(phase: str) -> list[list[tuple]]:
-        out = []
-        for t in range(threads):
-            plan, i = [], 0
-            while len(plan) < 150 * seconds:
-                plan += precompute(matches, "arkon", f"{phase}-{t}-{i}", 3, seed=hash((phase, t, i)) % 2**31)
-                i += 1
-            out.append(plan)
-        return out
-
-    phases = {name: plans(name) for name in ("before", "watched", "after")}
-    quiet = [(f"/v1/matches/quiet-{i}/stream", matches.create(
-        f"quiet-{i}", "arkon", {}, [{"player_id": f"quiet-{i}-p{s}"} for s in range(3)])["version"])
-        for i in range(QUIET_MATCHES)]
-    os.environ["SSE_KEEPALIVE_S"] = str(keepalive)  # every watcher gets comments during each phase
+    phases = {(r, name): precompute(matches, GAME, f"{name}-{r}", PLAYERS, seed=hash((name, r)) % 2**31)
+              for r in range(rounds) for name in ("before", "watched", "after")}
+    os.environ.update(SSE_KEEPALIVE_S="5", MAX_STREAMS_PER_PLAYER=UNCAPPED, MAX_STREAMS_PER_ADDRESS=UNCAPPED,
+                      RATE_LIMIT_STREAMS_PER_TOKEN=f"{UNCAPPED}/minute", RATE_LIMIT_STREAMS_PER_ADDRESS=f"{UNCAPPED}/minute",
+                      RATE_LIMIT_WRITES_PER_TOKEN=f"{UNCAPPED}/minute")
     port = localredis.free_port()
-    proc = start_gunicorn("services.rules.app:create_app()", port, redis_url, log, args=("-k", "gevent", "--workers", "1"))
+    proc = start_gunicorn("services.rules.app:create_app()", port, redis_url, log,
+                          args=("-k", "gevent", "--workers", "1", "--worker-connections", "4000"))
+    results = {"before": [], "watched": [], "after": []}
+    delivered, connect_s, still_open, rss = [], [], [], {}
     try:
         pid = worker_pid(proc.pid)
 
         def moves_url(match_id):
             return f"http://127.0.0.1:{port}/v1/matches/{match_id}/moves"
 
-        def timed(phase: str) -> dict:
-            """The phase's latencies, and the worker's CPU per move (steadier than latency on a busy machine)."""
+        def timed(plan: list[tuple]) -> dict:
+            """One match played through; its latencies and the worker's CPU per move."""
             cpu0 = cpu_s(pid)
-            out = load(moves_url, phases[phase], seconds)
+            out = load(moves_url, [plan], seconds=600)
             out["worker_cpu_ms_per_move"] = round((cpu_s(pid) - cpu0) * 1000 / max(1, out["requests"]), 2)
             return out
 
-        before = timed("before")
-        rss_before = rss_mb(pid)
-        # Watchers that are caught up (Last-Event-ID = the head): idle from the start.
-        t0 = time.perf_counter()
-        watchers = Watchers(port, [quiet[i % QUIET_MATCHES] for i in range(n_watchers)])
-        watchers.wait_accepted(n_watchers, 120)
-        connect_s = round(time.perf_counter() - t0, 2)
-        rss_watched = rss_mb(pid)
-        watched = timed("watched")
-        still_open = watchers.accepted - watchers.closed
-        watchers.close()
-        after = timed("after")
+        for r in range(rounds):
+            results["before"].append(timed(phases[(r, "before")]))
+            rss.setdefault("without", rss_mb(pid))
+            plan = phases[(r, "watched")]
+            match_id = plan[0][2]
+            head = matches.state(match_id)["version"]
+            t0 = time.perf_counter()
+            watchers = Watchers(port, watchers_of(match_id, head, n_watchers, seat_share))
+            watchers.wait_accepted(n_watchers, 120)
+            connect_s.append(round(time.perf_counter() - t0, 2))
+            time.sleep(1)  # the opening messages (seats' first state) are out
+            rss.setdefault("with", rss_mb(pid))
+            received0 = watchers.received
+            results["watched"].append(timed(plan))
+            deadline = time.time() + 30
+            while watchers.closed < watchers.accepted and time.time() < deadline:  # the match ended: streams end
+                time.sleep(0.2)
+            delivered.append(watchers.received - received0)
+            still_open.append(watchers.accepted - watchers.closed)
+            watchers.close()
+            results["after"].append(timed(phases[(r, "after")]))
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(20)
-    base_p50 = (before["p50_ms"] + after["p50_ms"]) / 2
-    base_p99 = (before["p99_ms"] + after["p99_ms"]) / 2
-    emit(bench="sse_watchers", game="arkon", workers=1, worker_class="gevent", threads=threads, seconds=seconds,
-         sse_keepalive_s=keepalive, watchers=n_watchers, watchers_accepted=watchers.accepted,
-         watchers_connect_s=connect_s, watchers_open_after_load=still_open,
-         without_watchers={"before": before, "after": after}, with_watchers=watched,
-         baseline_p50_ms=round(base_p50, 2), baseline_p99_ms=round(base_p99, 2),
-         p50_ratio=round(watched["p50_ms"] / base_p50, 3), p99_ratio=round(watched["p99_ms"] / base_p99, 3),
-         cpu_per_move_ratio=round(watched["worker_cpu_ms_per_move"] / (
-             (before["worker_cpu_ms_per_move"] + after["worker_cpu_ms_per_move"]) / 2), 3),
-         worker_rss_mb={"without": rss_before, "with": rss_watched})
+
+    def pooled(phase_runs: list[dict], key: str) -> float:
+        return round(sum(run[key] for run in phase_runs) / len(phase_runs), 2)
+
+    base = results["before"] + results["after"]
+    base_p50, base_p99 = pooled(base, "p50_ms"), pooled(base, "p99_ms")
+    with_p50, with_p99 = pooled(results["watched"], "p50_ms"), pooled(results["watched"], "p99_ms")
+    emit(bench="sse_watchers", game=GAME, workers=1, worker_class="gevent", rounds=rounds,
+         moves_per_phase=len(phases[(0, "watched")]), watchers=n_watchers, seat_share_percent=seat_share,
+         watchers_accepted=watchers.accepted, watchers_connect_s=connect_s,
+         watchers_still_open_after_the_end=still_open, bytes_delivered_per_watched_match=delivered,
+         without_watchers=base, with_watchers=results["watched"],
+         baseline_p50_ms=base_p50, baseline_p99_ms=base_p99, with_watchers_p50_ms=with_p50,
+         with_watchers_p99_ms=with_p99, p50_ratio=round(with_p50 / base_p50, 3),
+         p99_ratio=round(with_p99 / base_p99, 3), goal_p99_ratio=1.5,
+         cpu_per_move_ratio=round(pooled(results["watched"], "worker_cpu_ms_per_move")
+                                  / pooled(base, "worker_cpu_ms_per_move"), 3),
+         worker_rss_mb=rss)
 
 
 def main() -> None:
@@ -164,8 +194,8 @@ def main() -> None:
         server = localredis.start(tmp)
         try:
             with open(Path(tmp) / "gunicorn.log", "w") as log:
-                measure(server.url, log, n_watchers=argv_int("watchers", 1000), seconds=argv_int("seconds", 10),
-                        threads=argv_int("threads", 4), keepalive=argv_int("keepalive", 5))
+                measure(server.url, log, n_watchers=argv_int("watchers", 1000), rounds=argv_int("rounds", 3),
+                        seat_share=argv_int("seat-share", 10))
         finally:
             server.stop()
 

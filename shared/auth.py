@@ -51,6 +51,7 @@ class Principal:
     bot_seat: int | None = None
     bot_level: str | None = None
     expires_at: float | None = None
+    generation: int | None = None  # a player token's generation (rotating the token moves it on)
 
     @property
     def is_bot(self) -> bool:
@@ -118,7 +119,7 @@ class Tokens:
                 player_id = str(raw["p"])
                 if self.r is not None and generation != self._generation(player_id):
                     return None
-                return Principal(player_id=player_id, expires_at=float(expires_at))
+                return Principal(player_id=player_id, expires_at=float(expires_at), generation=generation)
             if "m" in raw:
                 if not isinstance(raw["x"], (int, float)) or raw["x"] <= self.clock():
                     return None

@@ -60,6 +60,15 @@ class Config:
     search_seconds: float = field(default_factory=lambda: float(_env("SEARCH_SECONDS", "0.8")))
     # a finished match is compacted this long after its end ("off": never, by the rules consumer)
     compact_after_s: float | None = field(default_factory=lambda: _seconds_or_off(_env("COMPACT_AFTER_S", "600")))
+    # held streams (shared/held_streams.py): a keep-alive after this many quiet seconds; at most
+    # this many streams held at once per player (a token's) and per address (without a token), per
+    # process; how often the tokens of held streams are checked again (rotation or expiry ends them)
+    sse_keepalive_s: float = field(default_factory=lambda: float(_env("SSE_KEEPALIVE_S", "15")))
+    max_streams_per_player: int = field(default_factory=lambda: int(_env("MAX_STREAMS_PER_PLAYER", "32")))
+    max_streams_per_address: int = field(default_factory=lambda: int(_env("MAX_STREAMS_PER_ADDRESS", "256")))
+    stream_recheck_s: float = field(default_factory=lambda: float(_env("STREAM_RECHECK_S", "2")))
+    # a busy match wakes its watchers at most this often (their messages batched in one write)
+    stream_coalesce_s: float = field(default_factory=lambda: float(_env("STREAM_COALESCE_S", "0.1")))
 
     @property
     def cluster(self) -> bool:

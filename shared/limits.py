@@ -121,7 +121,8 @@ def install(app: Flask, storage_uri: str) -> Limiter | None:
     if storage_uri.startswith("unix://"):  # redis-py's spelling of a socket; the limits library's is this
         storage_uri = "redis+" + storage_uri
     limiter = Limiter(
-        _address_key, app=app, storage_uri=storage_uri, strategy="fixed-window", key_prefix=f"ratelimit:{app.name}",
+        _address_key, app=app, storage_uri=storage_uri, storage_options=_pool_options(storage_uri),
+        strategy="fixed-window", key_prefix=f"ratelimit:{app.name}",
         headers_enabled=False, swallow_errors=True, on_breach=_breach,
         application_limits=[
             _limit("RATE_LIMIT_WRITES_PER_TOKEN", _player_key, "writes-token", _is_write),
@@ -146,6 +147,21 @@ def install(app: Flask, storage_uri: str) -> Limiter | None:
         return response
 
     return limiter
+
+
+POOL_CONNECTIONS = 64  # the counters' connections per process
+POOL_WAIT_S = 10       # a request waits this long for one (a burst of requests queues, never fails)
+
+
+def _pool_options(storage_uri: str) -> dict:
+    """A bounded pool that waits for a free connection: redis-py's default pool refuses the 101st
+    concurrent request ("Too many connections"), which a burst of streams opening at once reaches."""
+    if not storage_uri.startswith("redis://"):
+        return {}
+    import redis
+
+    return {"connection_pool": redis.BlockingConnectionPool.from_url(
+        storage_uri, max_connections=POOL_CONNECTIONS, timeout=POOL_WAIT_S)}
 
 
 def _breach_fallback(err: RateLimitExceeded) -> Response:

@@ -3,8 +3,8 @@
 * Every refusal raises ``ApiProblem`` (type, status, title, detail, and the whole problem body).
 * Reads are retried on connection errors, 429 (after ``Retry-After``) and 5xx; a move is retried the
   same way with one ``Idempotency-Key`` for all its attempts, so it is applied at most once.
-* Event streams (``stream``, ``my_stream``) are iterators over server-sent events that reconnect
-  with ``Last-Event-ID`` when a connection drops.
+* Event streams (``stream``, ``my_stream``, ``turn_stream``) are iterators over server-sent events
+  that reconnect (with ``Last-Event-ID``) when a connection drops.
 """
 from __future__ import annotations
 
@@ -346,6 +346,22 @@ class Tabletop:
         ends after the last event of a match that is over; reconnects when a connection drops."""
         for message in self._sse(self._match(match_id, "/stream"), str(after) if after else None, forever=False):
             yield message.data
+
+    def turn_stream(self, match_id: str) -> Iterator[dict]:
+        """Your seat's state stream: what ``turn`` answers (``version``, ``seat``, ``to_act``,
+        ``status``, ``state``, ``moves``, ``deadlines``?), first the current state, then at each
+        new version, so a bot needs no other read: post one of ``moves`` with
+        ``expected_version=turn["version"]`` (``moves`` is empty when the seat need not act). Ends
+        after the message of a match that is over; reconnects when the connection drops or the
+        server ends the stream of an active match, and never yields a version twice."""
+        last = -1
+        for message in self._sse(self._match(match_id, "/turn/stream"), None, forever=True):
+            turn = message.data
+            if turn["version"] > last:
+                last = turn["version"]
+                yield turn
+            if turn["status"] != "active":
+                return
 
     def audit(self, match_id: str) -> Audit:
         return self._call("GET", self._match(match_id, "/audit"))

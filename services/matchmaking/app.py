@@ -1,31 +1,37 @@
 """The matchmaking service: players and tokens, games, tables and the queue."""
 from __future__ import annotations
 
-import time
+import logging
+from collections.abc import Iterator
 
 import redis
-from flask import Response, current_app, request, stream_with_context
+from flask import current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from shared import paging
 from shared.auth import auth_migrations
 from shared.bots import levels
-from shared.canonical import dumps
+from shared import stream_format
 from shared.config import Config, load, store_client
 from shared.engine import registry
 from shared.migrations import ensure
-from shared.web import PROBLEM, ApiError, authenticated, create_base_app, error_responses, principal
+from shared.held_streams import Held, HeldStreams, Pacing
+from shared.web import PROBLEM, REDIS_OUTAGE, ApiError, authenticated, create_base_app, error_responses, principal
 
 from . import schemas as s
 from .forming import Former
 from .inbox import Inbox, parse_last_event_id
+from .inbox_feed import InboxListener
 from .migrations import MIGRATIONS
 from .players import Players
 from .queue import Queue
 from .settings import Limits
 from .tables import Tables
 
+log = logging.getLogger("matchmaking")
+REDIS_CONNECTIONS = 64   # per process
+REDIS_WAIT_S = 10        # a request waits this long for a free connection, then answers 503
 blp = Blueprint("matchmaking", __name__, url_prefix="/v1", description="Players, games, tables and the queue")
 
 
@@ -100,13 +106,17 @@ class TokenResource(MethodView):
 class PlayerStreamResource(MethodView):
     @player_auth
     @blp.doc(responses={200: {"description": (
-        "text/event-stream, one message per event (id = the event's id; event = its type; data = JSON): "
-        "invitation, invitation_expired, invitation_withdrawn, invitation_declined (to the host), "
-        "match_started, your_turn, match_ended. Resumable with Last-Event-ID (or ?after=); without it, "
-        "only new events. Keep-alive comments when quiet."), "content": {"text/event-stream": {}}},
+        "One message per event (id = the event's id; event = its type; data = JSON): invitation, "
+        "invitation_expired, invitation_withdrawn, invitation_declined (to the host), match_started, "
+        "your_turn, match_ended. Server-sent events by default; `Accept: application/x-ndjson` for NDJSON "
+        "(one `{\"id\", \"event\", \"data\"}` object a line, empty lines as keep-alives). Resumable with "
+        "Last-Event-ID (or ?after=); without it, only new events. Keep-alives every SSE_KEEPALIVE_S when "
+        "quiet; the stream stays open as long as the client keeps it, and ends within STREAM_RECHECK_S "
+        "seconds of its token being rotated, revoked or expiring."), "content": stream_format.OPENAPI_CONTENT},
         400: {"description": "a bad Last-Event-ID", "content": {PROBLEM: {}}},
         401: {"description": "no valid token", "content": {PROBLEM: {}}},
-        429: {"description": "too many streams opened (Retry-After)", "content": {PROBLEM: {}}}},
+        429: {"description": "too many streams opened (the rate limit) or held at once by this player "
+                             "(MAX_STREAMS_PER_PLAYER, 32 by default); Retry-After", "content": {PROBLEM: {}}}},
         parameters=[
             {"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"},
              "description": "resume after this event (the `id` of the last message received, such as "
@@ -114,26 +124,45 @@ class PlayerStreamResource(MethodView):
             {"in": "query", "name": "after", "required": False, "schema": {"type": "string"},
              "description": "the same as Last-Event-ID, for clients that cannot set headers (EventSource)"}])
     def get(self):
-        """Your events across every match and table, as server-sent events (token required)."""
+        """Your events across every match and table, as server-sent events or NDJSON (token required)."""
         player_id = _player_id()
         inbox = _ext("inbox")
         raw = request.headers.get("Last-Event-ID") or request.args.get("after")
         after = parse_last_event_id(raw) if raw else inbox.head(player_id)
-        block_ms = max(1, int(_ext("limits").sse_keepalive_s * 1000))
+        fmt = stream_format.wanted()
+        streams = _ext("held_streams")
+        held = streams.claim(principal(required=True), request.remote_addr)
+        answer = stream_format.response(_player_events(held, player_id, after, fmt), fmt)
+        answer.call_on_close(lambda: streams.release(held))  # also when the stream never started
+        return answer
 
-        def events():
-            nonlocal after
-            yield ": connected\n\n"
-            while True:
-                got = inbox.read(player_id, after, block_ms=block_ms)
+
+def _player_events(held: Held, player_id: str, after: str, fmt: str) -> Iterator[str]:
+    """The per-player stream's messages after ``after``, until the client leaves or its token ends."""
+    listener, inbox, streams, config = _ext("inbox_listener"), _ext("inbox"), _ext("held_streams"), _ext("config")
+    pacing = Pacing(config.sse_keepalive_s, config.stream_recheck_s)
+    try:
+        with listener.watch(player_id) as feed:
+            yield stream_format.opening(fmt)
+            while not held.ended:
+                got = feed.after(after)
+                if got is None:  # further behind than the feed reaches: from the inbox itself
+                    try:
+                        got = inbox.read(player_id, after)
+                    except REDIS_OUTAGE:  # headers are sent: end; the client resumes from its last id
+                        log.warning("player stream of %s ends: redis is unavailable", player_id)
+                        return
                 for entry_id, kind, data in got:
-                    yield f"id: {entry_id}\nevent: {kind}\ndata: {dumps(data)}\n\n"
+                    yield stream_format.encode(entry_id, kind, data).as_(fmt)
                     after = entry_id
-                if not got:
-                    yield f": keep-alive {int(time.time())}\n\n"
-
-        return Response(stream_with_context(events()), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+                if got:
+                    pacing.sent()
+                elif not feed.wait_beyond(after, pacing.wait_s()) and pacing.keepalive_due():
+                    yield stream_format.keepalive(fmt)
+                    pacing.sent()
+            log.info("player stream of %s ends: %s", player_id, held.reason)
+    finally:
+        streams.release(held)
 
 
 @blp.route("/players/<player_id>")
@@ -293,14 +322,20 @@ def build(client: redis.Redis, config: Config, limits: Limits | None = None) -> 
     players = Players(client)
     former = Former(client, config.rules_url, config.table_wait_s)
     inbox = Inbox(client)
-    return {"players": players, "inbox": inbox, "limits": limits,
+    return {"players": players, "inbox": inbox, "limits": limits, "config": config,
+            "inbox_listener": InboxListener(config, inbox.head),
+            "held_streams": HeldStreams(client, "matchmaking", per_player=config.max_streams_per_player,
+                                        per_address=config.max_streams_per_address,
+                                        recheck_s=config.stream_recheck_s),
             "tables": Tables(client, players, former, inbox, limits),
             "queue": Queue(client, players, former, max_live_tickets=limits.max_live_tickets)}
 
 
 def create_app(config: Config | None = None):
     config = config or load()
-    client = store_client(config)
+    # a bounded pool that waits: a burst of requests (hundreds of streams opening at once) queues
+    # for a connection instead of failing on redis-py's default cap of 100
+    client = store_client(config, max_connections=REDIS_CONNECTIONS, wait_s=REDIS_WAIT_S)
     app, api = create_base_app("matchmaking", config, client)
     registry.load_all()
     app.extensions.update(build(client, config))

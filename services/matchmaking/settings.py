@@ -15,4 +15,3 @@ class Limits:
     table_idle_s: float = field(default_factory=lambda: _float("TABLE_IDLE_S", 3600))
     max_open_tables: int = field(default_factory=lambda: int(_float("MAX_OPEN_TABLES", 5)))
     max_live_tickets: int = field(default_factory=lambda: int(_float("MAX_LIVE_TICKETS", 3)))
-    sse_keepalive_s: float = field(default_factory=lambda: _float("SSE_KEEPALIVE_S", 15))

@@ -1,11 +1,10 @@
 """The rules service: owns every match's event log (``create_app`` is the Flask factory)."""
 from __future__ import annotations
 
-import os
-
 from shared import metrics
 from shared.config import Config, load
 from shared.engine import registry
+from shared.held_streams import HeldStreams
 from shared.web import create_base_app
 
 from .deadlines import DUE
@@ -25,9 +24,13 @@ def create_app(config: Config | None = None):
     rt = Runtime.build(config)
     migrate(rt.redis, tokens=True)
     app, api = create_base_app("rules", config, rt.redis)
-    keepalive = float(os.environ.get("SSE_KEEPALIVE_S", "15"))
+    live = LiveLogs(config, block_s=min(config.sse_keepalive_s, 5.0))
+    live.gate.install(app)  # watchers write between moves, not ahead of them
     app.extensions.update(matches=rt.matches, followups=rt.followups, deadlines=rt.deadlines, runtime=rt,
-                          config_sse_keepalive=keepalive, live=LiveLogs(config, block_s=min(keepalive, 5.0)))
+                          config=config, live=live,
+                          held_streams=HeldStreams(rt.redis, "rules", per_player=config.max_streams_per_player,
+                                                   per_address=config.max_streams_per_address,
+                                                   recheck_s=config.stream_recheck_s))
     app.extensions["metrics"] += [metrics.BotQueue(rt.followups.queue.connection, config.bot_queue),
                                   metrics.DueSets(rt.redis, {"followups": FOLLOWUPS, "deadlines": DUE})]
     registry.load_all()

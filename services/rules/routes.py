@@ -4,17 +4,18 @@ from __future__ import annotations
 import logging
 import re
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from shared import metrics, paging
-from shared.canonical import dumps
+from shared import metrics, paging, stream_format
 from shared.engine.errors import IllegalMove
 from shared.eventstore.damage import DamagedLog
 from shared.eventstore.store import MAX_SEQ, Conflict
+from shared.held_streams import Held, Pacing
 from shared.matches import Forbidden, KeyReused, Matches, MatchOver, NotFound, RequestInProgress
 from shared.web import REDIS_OUTAGE, REDIS_RETRY_AFTER_S, ApiError, authenticated, error_responses, principal
 
@@ -144,11 +145,17 @@ class TurnResource(MethodView):
         its legal moves (empty when it need not act), both from the same head state. Post one of
         ``moves`` verbatim with ``expected_version`` = ``version``."""
         mstate, clocks = _state_and_clocks(match_id)
-        out = _matches().turn(match_id, _seat(mstate, required=True), head=mstate)
-        deadlines = current_app.extensions["deadlines"].of(mstate, clocks)
-        if deadlines:
-            out["deadlines"] = deadlines
-        return out
+        return _turn_of(mstate, _seat(mstate, required=True), clocks)
+
+
+def _turn_of(mstate: dict, seat: int, clocks: dict[int, float] | None = None) -> dict:
+    """A seat's view and legal moves at the state's version, with the pending deadlines
+    (``clocks`` as the read of the head gave them, else they are read)."""
+    out = _matches().turn(mstate["match_id"], seat, head=mstate)
+    deadlines = current_app.extensions["deadlines"].of(mstate, clocks)
+    if deadlines:
+        out["deadlines"] = deadlines
+    return out
 
 
 @blp.route("/<match_id>/moves")
@@ -261,60 +268,169 @@ def _resume_after(head: int) -> int:
     return last
 
 
+STREAM_PARAMETERS = [
+    {"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "integer"},
+     "description": "resume after this seq (400 unless 0 to the log's version)"},
+    {"in": "query", "name": "after", "required": False, "schema": {"type": "integer"},
+     "description": "the same as Last-Event-ID, for clients that cannot set headers (EventSource's first connection)"}]
+HELD = ("Keep-alives (SSE comments, NDJSON empty lines) every SSE_KEEPALIVE_S while quiet; the stream stays "
+        "open as long as the client keeps it, and ends within STREAM_RECHECK_S seconds of its token being "
+        "rotated, revoked or expiring. `Accept: application/x-ndjson` for NDJSON (one `{\"id\", \"event\", "
+        "\"data\"}` object a line); server-sent events otherwise.")
+TOO_MANY = {"description": "too many streams opened (the rate limit) or held at once by this client "
+                           "(MAX_STREAMS_PER_PLAYER with a token, 32 by default; MAX_STREAMS_PER_ADDRESS "
+                           "without, 256); Retry-After"}
+
+
+def _held_streams():
+    return current_app.extensions["held_streams"]
+
+
+def _held_answer(chunks_of, fmt: str) -> Response:
+    """The streaming answer of a stream held against the caller's cap (429 beyond it)."""
+    streams = _held_streams()
+    held = streams.claim(principal(required=False), request.remote_addr)
+    answer = stream_format.response(chunks_of(held), fmt)
+    answer.call_on_close(lambda: streams.release(held))  # also when the stream never started
+    return answer
+
+
 @blp.route("/<match_id>/stream")
 class StreamResource(MethodView):
     @authenticated(blp, optional=True)
-    @blp.doc(responses={200: {"description": "one SSE message per event (id = seq, event = type, data = the "
-                                             "redacted event); keep-alive comments while nothing happens",
-                              "content": {"text/event-stream": {"schema": {"type": "string"}}}}},
-             parameters=[{"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "integer"},
-                          "description": "resume after this seq (400 unless 0 to the log's version)"},
-                         {"in": "query", "name": "after", "required": False, "schema": {"type": "integer"},
-                          "description": "the same as Last-Event-ID, for clients that cannot set headers "
-                                         "(EventSource's first connection)"}])
+    @blp.doc(responses={200: {"description": "one message per event (id = seq, event = type, data = the "
+                                             "redacted event). " + HELD,
+                              "content": stream_format.OPENAPI_CONTENT}, 429: TOO_MANY},
+             parameters=STREAM_PARAMETERS)
     @error_responses(blp, 400, 404, 501)
     def get(self, match_id):
-        """Server-sent events, one per log event (id = seq); honours Last-Event-ID. Ends after the
-        final event of a finished match."""
+        """One message per log event (id = seq), as server-sent events or NDJSON; honours
+        Last-Event-ID. Ends after the final event of a finished match."""
         head = _state(match_id)
         seat = _seat(head, required=False)
         last = _resume_after(head["version"])
-        matches = _matches()
-        live: LiveLogs = current_app.extensions["live"]
-        keepalive = current_app.extensions["config_sse_keepalive"]
-        game = matches.game_of(head)
-        finished = head["status"] != "active"
+        fmt = stream_format.wanted()
+        return _held_answer(lambda held: _match_events(held, head, seat, last, fmt), fmt)
 
-        def events():
-            nonlocal last
-            with live.watch(match_id, head["version"], over=finished) as feed:
-                yield f"retry: {REDIS_RETRY_AFTER_S * 1000}\n: connected\n\n"
-                while True:
+
+def _match_events(held: Held, head: dict, seat: int | None, last: int, fmt: str) -> Iterator[str]:
+    match_id, matches = head["match_id"], _matches()
+    live: LiveLogs = current_app.extensions["live"]
+    config = current_app.extensions["config"]
+    pacing = Pacing(config.sse_keepalive_s, config.stream_recheck_s)
+    game = matches.game_of(head)
+    finished = head["status"] != "active"
+
+    def message(feed, rec: dict, over: bool) -> str:
+        return feed.memo(("event", rec["seq"], seat, over), lambda: stream_format.encode(
+            rec["seq"], rec["type"], matches.present(rec, seat, game, over))).as_(fmt)
+
+    try:
+        with live.watch(match_id, head["version"], over=finished) as feed:
+            yield stream_format.opening(fmt, REDIS_RETRY_AFTER_S * 1000)
+            while not held.ended:
+                try:
+                    records = feed.records_after(last)
+                    if records is None:
+                        records = matches.store.read(match_id, after=last, limit=200)
+                except REDIS_OUTAGE:  # headers are sent: end the stream, the client resumes from its last id
+                    log.warning("stream of %s ends: redis is unavailable", match_id)
+                    return
+                except DamagedLog as err:  # met after the headers: end the stream (a reconnect gets the problem)
+                    matches.damaged(err)
+                    log.error("stream of %s ends: damaged log: %s", match_id, err.message)
+                    return
+                if records:
+                    over = finished or feed.over
+                    live.gate.wait()  # after the move that wrote them has been answered
+                    # one write per wake, built once for every watcher of this audience at this point
+                    yield feed.memo(("batch", last, records[-1]["seq"], seat, over, fmt),
+                                    lambda: "".join(message(feed, rec, over) for rec in records))
+                    last = records[-1]["seq"]
+                    pacing.sent()
+                    continue
+                if (finished or feed.over) and last >= feed.latest:
+                    return
+                if feed.latest > last:  # known but not in the log (Redis lost it): wait, then retry
+                    time.sleep(pacing.wait_s())
+                elif feed.wait_beyond(last, pacing.wait_s()):
+                    continue
+                if pacing.keepalive_due():
+                    yield stream_format.keepalive(fmt)
+                    pacing.sent()
+            log.info("stream of %s ends: %s", match_id, held.reason)
+    finally:
+        _held_streams().release(held)
+
+
+@blp.route("/<match_id>/turn/stream")
+class TurnStreamResource(MethodView):
+    @authenticated(blp)
+    @blp.doc(responses={200: {"description": (
+        "The seat's state stream: one `turn` message per version (id = the version; data = what GET "
+        "/turn answers: `version`, `seat`, `to_act`, `status`, `state` (the seat's view), `moves` (its legal "
+        "moves, empty when it need not act), `deadlines`?). The first message is the current state; then "
+        "one for each version the stream sees (versions written faster than it reads are folded into the "
+        "newest, which is complete). Ends after the message of a finished match. " + HELD),
+        "content": stream_format.OPENAPI_CONTENT}, 429: TOO_MANY})
+    @error_responses(blp, 403, 404, 501)
+    def get(self, match_id):
+        """A seat's view and legal moves at each version, in one message each, first the current one
+        (a bot needs no other read per turn). Post one of ``moves`` with ``expected_version`` = ``version``."""
+        head = _state(match_id)
+        seat = _seat(head, required=True)
+        first = _turn_of(head, seat)
+        fmt = stream_format.wanted()
+        return _held_answer(lambda held: _turn_events(held, head, seat, first, fmt), fmt)
+
+
+def _turn_events(held: Held, head: dict, seat: int, first: dict, fmt: str) -> Iterator[str]:
+    match_id = head["match_id"]
+    live: LiveLogs = current_app.extensions["live"]
+    config = current_app.extensions["config"]
+    pacing = Pacing(config.sse_keepalive_s, config.stream_recheck_s)
+    schema = s.TurnOut()
+
+    human = not principal(required=True).is_bot
+
+    def encoded(turn: dict, controller: str) -> tuple[int, str, object, str]:
+        return (turn["version"], turn["status"], stream_format.encode(turn["version"], "turn", schema.dump(turn)),
+                controller)
+
+    def newest() -> tuple[int, str, object, str]:
+        mstate = _state(match_id)
+        return encoded(_turn_of(mstate, seat), mstate["controllers"][seat])
+
+    version, status, message, _controller = encoded(first, "human")
+    try:
+        with live.watch(match_id, version, over=status != "active") as feed:
+            yield stream_format.opening(fmt, REDIS_RETRY_AFTER_S * 1000) + message.as_(fmt)
+            pacing.sent()
+            while not held.ended and status == "active":
+                if feed.latest > version:
+                    live.gate.wait()  # after the move that made it has been answered
                     try:
-                        records = feed.records_after(last)
-                        if records is None:
-                            records = matches.store.read(match_id, after=last, limit=200)
-                    except REDIS_OUTAGE:  # headers are sent: end the stream, the client resumes from its last id
-                        log.warning("stream of %s ends: redis is unavailable", match_id)
+                        seen, status_now, message, controller = feed.memo(("turn", feed.latest, seat), newest)
+                    except REDIS_OUTAGE:
+                        log.warning("turn stream of %s ends: redis is unavailable", match_id)
                         return
-                    except DamagedLog as err:  # met after the headers: end the stream (a reconnect gets the problem)
-                        matches.damaged(err)
-                        log.error("stream of %s ends: damaged log: %s", match_id, err.message)
+                    except (ApiError, DamagedLog) as err:
+                        log.warning("turn stream of %s ends: %s", match_id, getattr(err, "detail", None) or err)
                         return
-                    if records:
-                        over = finished or feed.over
-                        for rec in records:
-                            body = dumps(matches.present(rec, seat, game, over))
-                            yield f"id: {rec['seq']}\nevent: {rec['type']}\ndata: {body}\n\n"
-                            last = rec["seq"]
+                    if human and controller != "human":  # the seat was handed to a bot: end (a reconnect says why)
+                        log.info("turn stream of %s seat %s ends: handed over", match_id, seat)
+                        return
+                    if seen > version:
+                        version, status = seen, status_now
+                        yield message.as_(fmt)
+                        pacing.sent()
                         continue
-                    if (finished or feed.over) and last >= feed.latest:
-                        return
-                    if feed.latest > last:  # known but not in the log (Redis lost it): wait, then retry
-                        time.sleep(keepalive)
-                        yield f": keep-alive {int(time.time())}\n\n"
-                    elif not feed.wait_beyond(last, keepalive):
-                        yield f": keep-alive {int(time.time())}\n\n"
-
-        return Response(stream_with_context(events()), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+                    time.sleep(pacing.wait_s())  # the log is behind what the feed saw (Redis lost it)
+                elif feed.wait_beyond(version, pacing.wait_s()):
+                    continue
+                if pacing.keepalive_due():
+                    yield stream_format.keepalive(fmt)
+                    pacing.sent()
+            log.info("turn stream of %s seat %s ends: %s", match_id, seat, held.reason or status)
+    finally:
+        _held_streams().release(held)

@@ -191,13 +191,16 @@ def test_every_document_declares_bearer_security_and_says_so_per_operation(specs
             assert "WWW-Authenticate" in response["headers"]
 
 
-def test_both_event_streams_declare_last_event_id(specs):
-    streams = [(p, op) for _, m, p, op in operations(specs) if p.endswith("/stream")]
-    assert {p for p, _ in streams} == {"/v1/matches/{match_id}/stream", "/v1/players/me/stream"}
-    for path, op in streams:
-        params = {(p["in"], p["name"]) for p in op["parameters"]}
+def test_both_event_streams_declare_last_event_id_and_every_stream_both_formats(specs):
+    streams = {p: op for _, m, p, op in operations(specs) if p.endswith("/stream")}
+    assert set(streams) == {"/v1/matches/{match_id}/stream", "/v1/players/me/stream",
+                            "/v1/matches/{match_id}/turn/stream"}
+    for path in ("/v1/matches/{match_id}/stream", "/v1/players/me/stream"):  # the state stream starts at the head
+        params = {(p["in"], p["name"]) for p in streams[path]["parameters"]}
         assert {("header", "Last-Event-ID"), ("query", "after")} <= params, path
-        assert "text/event-stream" in op["responses"]["200"]["content"]
+    for path, op in streams.items():
+        assert {"text/event-stream", "application/x-ndjson"} <= set(op["responses"]["200"]["content"]), path
+        assert "429" in op["responses"], path
 
 
 def test_rate_limited_operations_document_the_ratelimit_fields(specs):

@@ -1,10 +1,12 @@
 """An example bot account that plays through the per-player event stream instead of polling.
 
-It listens on ``GET /v1/players/me/stream`` (``Tabletop.my_stream``), accepts every invitation
-(on a fresh start also those already pending, ``GET /v1/tables?invited=me``), and whenever it is
-asked to act (``your_turn``) reads its turn (``GET /v1/matches/{id}/turn``) and posts a random
-legal move at that version. The client reconnects a dropped stream with ``Last-Event-ID``, so it
-misses nothing.
+It listens on ``GET /v1/players/me/stream`` (``Tabletop.my_stream``) and accepts every invitation
+(on a fresh start also those already pending, ``GET /v1/tables?invited=me``). Each match it sits
+in (``match_started``, or a ``your_turn`` of a match it is not yet playing, after a restart) is
+played on a thread of its own through the seat's state stream (``Tabletop.turn_stream``, ``GET
+/v1/matches/{id}/turn/stream``): every message carries the view and the legal moves at one
+version, so the bot posts a random legal move at that version without another read. The client
+reconnects a dropped stream (``Last-Event-ID`` on the player stream), so it misses nothing.
 
     python -m scripts.stream_bot --name my-bot        # registers, prints its player id, plays for ever
     python -m scripts.stream_bot --token TOKEN --matches 3
@@ -32,6 +34,8 @@ class StreamBot:
         self.rnd = random.Random(seed)
         self.log = log
         self.connected = threading.Event()  # set once the stream is open
+        self.playing: dict[str, threading.Thread] = {}  # match id -> the thread playing it
+        self.lock = threading.Lock()
 
     def run(self, matches: int | None = None) -> list[str]:
         """Play until ``matches`` matches have ended (for ever when None); the ids of the ended matches."""
@@ -54,9 +58,11 @@ class StreamBot:
         data = event.data or {}
         if event.event == "invitation":
             self.accept(data["table_id"], data["game"])
-        elif event.event == "your_turn":
-            self.play(data["match_id"])
-        elif event.event in ("match_started", "match_ended"):
+        elif event.event in ("match_started", "your_turn"):
+            self.follow(data["match_id"])
+            if event.event == "match_started":
+                self.log(f"{event.event}: {data['match_id']} seat {data['seat']}")
+        elif event.event == "match_ended":
             self.log(f"{event.event}: {data['match_id']} seat {data['seat']}")
 
     def accept(self, table_id: str, game: str) -> None:
@@ -66,18 +72,26 @@ class StreamBot:
         except ApiProblem as err:  # withdrawn, expired or already full meanwhile
             self.log(f"could not join table {table_id}: {err.detail}")
 
-    def play(self, match_id: str) -> None:
-        """One random legal move at the version read (a stale read is refused with 409 and ignored:
-        a newer your_turn follows whenever the seat is still to act)."""
-        turn = self.api.turn(match_id)
-        if not turn["moves"]:
-            return
-        try:
-            self.api.move(match_id, self.rnd.choice(turn["moves"]), turn["version"])
-        except ApiProblem as err:
-            if err.status != 409:
-                raise
+    def follow(self, match_id: str) -> None:
+        """Play ``match_id`` on a thread of its own, unless one already does."""
+        with self.lock:
+            if match_id in self.playing and self.playing[match_id].is_alive():
+                return
+            thread = threading.Thread(target=self.play, args=(match_id,), daemon=True, name=f"play-{match_id}")
+            self.playing[match_id] = thread
+        thread.start()
 
+    def play(self, match_id: str) -> None:
+        """The whole match through the seat's state stream: a random legal move at each version that
+        asks for one (a stale version is refused with 409 and ignored: the next message follows)."""
+        for turn in self.api.turn_stream(match_id):
+            if not turn["moves"]:
+                continue
+            try:
+                self.api.move(match_id, self.rnd.choice(turn["moves"]), turn["version"])
+            except ApiProblem as err:
+                if err.status != 409:
+                    raise
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

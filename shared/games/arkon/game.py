@@ -24,8 +24,10 @@ class Arkon(Game):
     title = "Arkon"
     min_players = 2
     max_players = 4
-    version = "3"  # 2: a bid is one face-down placement (pick/unpick/place); one exchange event
+    version = "4"  # 2: a bid is one face-down placement (pick/unpick/place); one exchange event
     # 3: a card put back cannot be picked again for that bid; the state remembers what a seat saw privately
+    # 4: a bid is one move (a subset of the hand); the owner picks lost-bid cards to discard over
+    #    the hand limit; Iverion looks at a lone card; Savin is its own promo_cards option
     Options = Options
     #: ISMCTS tuning (``shared.bots.ismcts.SearchParams``): a random Arkon playout mostly shuffles
     #: cards in and out of bids, so playouts stop after two moves and the heuristic judges; a

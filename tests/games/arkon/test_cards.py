@@ -23,7 +23,7 @@ def test_card_data_has_52_cards_16_clans_8_responses_28_actions_each_with_a_sour
         if not c.get("promo"):
             base[c["kind"]] += c["copies"]
     assert base == {"clan": 16, "response": 8, "action": 28}
-    assert len(deck_list({})) == 52 and len(deck_list({"promo_cards": True})) == 54
+    assert len(deck_list({})) == 52 and len(deck_list({"promo_cards": ["reinforcements", "savin"]})) == 54
     assert all(CARDS[c].influence == 2 for c in ("human", "orc", "dwarf", "elf"))
 
 

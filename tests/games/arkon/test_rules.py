@@ -20,13 +20,13 @@ def test_rule_setup_five_cards_each_from_one_shuffled_deck(players):
 
 
 def test_rule_first_player_is_random():
-    firsts = {GAME.fold(GAME.setup(4, {"promo_cards": False, "roles": False},
+    firsts = {GAME.fold(GAME.setup(4, {"promo_cards": [], "roles": False},
                                    SeededRng(bytes([i]), "setup")))["first"] for i in range(40)}
     assert firsts == {0, 1, 2, 3}
 
 
 def test_rule_setup_shuffle_is_recorded_in_the_event_secret():
-    (ev,) = GAME.setup(2, {"promo_cards": False, "roles": False}, SeededRng(b"x", "setup"))
+    (ev,) = GAME.setup(2, {"promo_cards": [], "roles": False}, SeededRng(b"x", "setup"))
     assert "deck" in ev["secret"] and ev["private"]["0"]["hand"]
     for seat in (0, 1):
         seen = GAME.redact(ev, seat)["data"]

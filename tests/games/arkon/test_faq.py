@@ -39,7 +39,7 @@ def test_faq_general_target_declared_before_anyone_may_counter():
 def test_faq_general_only_one_clan_up_for_bid_at_a_time():
     state = table([["orc", "elf", "peace"], ["desolate"]], phase="bidding", deck=["human"] * 4)
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
-    assert {m["type"] for m in moves(state, 0)} == {"pick", "place"}
+    assert {m["type"] for m in moves(state, 0)} == {"bid"}
 
 
 # ----- Shifting Allegiances --------------------------------------------------------------------
@@ -227,7 +227,7 @@ def test_faq_negotiations_can_only_be_played_as_influence():
     assert moves(state, 0) == [{"type": "end_phase"}]
     state["phase"] = "bidding"
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
-    assert moves(state, 0) == [{"type": "pick", "card": "negotiations"}, {"type": "place"}]
+    assert moves(state, 0) == [{"type": "bid", "cards": []}, {"type": "bid", "cards": ["negotiations"]}]
 
 
 def test_faq_desolate_removes_one_clan_not_all_of_a_type():

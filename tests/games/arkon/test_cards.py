@@ -3,7 +3,11 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
+from shared.engine import registry
 from shared.games.arkon.content import CARDS, deck_list
+from shared.rng import SeededRng
 
 from .helpers import GAME, act, moves, of_type, pass_window, place_bid, table
 
@@ -152,3 +156,28 @@ def test_card_clan_adds_one_influence_while_controlled():
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
     state, events = place_bid(state, 1, [])
     assert of_type(events, "bid_won")[0]["data"]["totals"] == {"0": 4, "1": 1}
+
+
+# ----- promotional cards, each its own option (engine 4) ---------------------------------------
+def test_card_savin_is_a_designer_tier_card_of_its_own_option_apart_from_reinforcements():
+    """"[Designer Tier Only] Savin, The Endless": Savin comes without Reinforcements and the
+    other way round; both, or neither (the standard 52)."""
+    for promos, extra in (([], []), (["savin"], ["savin"]), (["reinforcements"], ["reinforcements"]),
+                          (["savin", "reinforcements"], ["reinforcements", "savin"])):
+        options = GAME.validate_options(2, {"promo_cards": promos})
+        assert options["promo_cards"] == sorted(promos)
+        state = GAME.fold(GAME.setup(2, options, SeededRng(b"p", "setup")))
+        every = Counter(state["deck"] + [c for h in state["hands"] for c in h])
+        assert sum(every.values()) == 52 + len(extra)
+        assert [c for c in ("reinforcements", "savin") if every[c]] == extra
+
+
+def test_card_promo_cards_refuses_the_old_bundle_and_unknown_or_repeated_cards():
+    """Engine 4 takes a list; the boolean bundle of engines 1-3 is refused (those versions still
+    take it), as are other cards and a card named twice: each a client error."""
+    for bad in (True, False, ["negotiations"], ["savin", "savin"], "savin"):
+        with pytest.raises(ValueError, match="promo_cards"):
+            GAME.validate_options(2, {"promo_cards": bad})
+    old = registry.get("arkon", "3")
+    assert old.validate_options(2, {"promo_cards": True})["promo_cards"] is True
+    assert len(deck_list({"promo_cards": ["savin"]})) == 53

@@ -409,3 +409,64 @@ def test_rule_vale_not_after_sabotage():
     state, _ = up_for_bid(state, 0, "orc", [(0, ["negotiations"]), (1, [])])
     state, _ = act(state, 1, {"type": "respond", "card": "sabotage"})
     assert [d["kind"] for d in state["pending"]] == ["sabotage_pay"]
+
+
+# ----- issue 23: clauses no test pinned (each failed to catch a planted defect) -------------------
+def test_rule_nara_only_on_your_turn_not_when_winning_another_players_bid():
+    """Nara: "Whenever you gain control of a clan *on your turn* through a bid": seat 0 (Nara)
+    winning the Orc seat 1 put up gets no choice; the same win on her own turn does. An Orc is
+    in play in front of seat 1 both times."""
+    mine = table([["orc", "negotiations"], ["peace"]], phase="bidding", turn=0, clans=[[], ["orc"]],
+                 roles=["nara", "vale"], deck=["human"] * 4)
+    mine, _ = up_for_bid(mine, 0, "orc", [(0, []), (1, [])])
+    mine, _ = pass_window(mine)
+    assert mine["clans"][0] == ["orc"] and mine["pending"][-1]["kind"] == "nara"
+    assert moves(mine, 0) == [{"type": "destroy", "seat": 1}, {"type": "decline"}]
+    theirs = table([["negotiations", "peace"], ["orc", "elf"]], phase="bidding", turn=1, clans=[[], ["orc"]],
+                   roles=["nara", "vale"], deck=["human"] * 4)
+    theirs, events = up_for_bid(theirs, 1, "orc", [(1, []), (0, ["negotiations"])])
+    assert of_type(events, "bid_won")[0]["data"]["winner"] == 0
+    theirs, _ = pass_window(theirs)
+    assert theirs["clans"] == [["orc"], ["orc"]] and theirs["bid"] is None
+    assert theirs["pending"] == [] and GAME.to_act(theirs) == [1]
+
+
+def test_rule_nara_may_discard_her_own_other_copy_of_the_clan():
+    """Nara: "you may choose *a matching clan card in play*": her own Orc already in play is one
+    (not the one just gained): she may discard it and keeps the new one."""
+    state = table([["orc", "peace"], ["elf"]], phase="bidding", clans=[["orc", "human"], []],
+                  roles=["nara", "kala"], deck=["human"] * 4)
+    state, _ = up_for_bid(state, 0, "orc", [(0, []), (1, [])])
+    state, _ = pass_window(state)
+    assert moves(state, 0) == [{"type": "destroy", "seat": 0}, {"type": "decline"}]
+    state, events = act(state, 0, {"type": "destroy", "seat": 0})
+    assert of_type(events, "clan_destroyed")[0]["data"] == {"owner": 0, "clan": "orc", "by": "nara"}
+    assert sorted(state["clans"][0]) == ["human", "orc"] and state["discard"][-1] == "orc"
+
+
+def test_rule_iverion_only_as_an_action_never_in_the_bidding_phase():
+    """Iverion: "*As an action* you may discard two cards that share a name": in both action
+    phases, never in the Bidding Phase ("Player may not play cards as actions")."""
+    state = table([["thievery", "thievery", "orc"], ["peace"]], roles=["iverion", "vale"],
+                  deck=["elf", "human", "dwarf"] * 4)
+    assert {"type": "iverion", "card": "thievery"} in moves(state, 0)  # action phase 1
+    state, _ = act(state, 0, {"type": "end_phase"})
+    assert state["phase"] == "bidding"
+    assert not [m for m in moves(state, 0) if m["type"] == "iverion"]
+    state, _ = act(state, 0, {"type": "end_phase"})
+    assert state["phase"] == "action2" and {"type": "iverion", "card": "thievery"} in moves(state, 0)
+
+
+def test_rule_iverion_with_one_card_left_still_looks_at_it():
+    """Iverion "look at the top three cards of the deck. Put one card on the bottom ... and the
+    rest into your hand": a deck of one card is looked at (his private look), and that card is
+    the one put on the bottom; nothing comes into the hand."""
+    state = table([["thievery", "thievery", "elf"], ["peace"]], roles=["iverion", "vale"], deck=["orc"])
+    state, events = act(state, 0, {"type": "iverion", "card": "thievery"})
+    (looked,) = of_type(events, "iverion_looked")
+    assert looked["data"] == {"seat": 0, "count": 1} and looked["private"]["0"]["cards"] == ["orc"]
+    assert GAME.redact(looked, 0)["data"]["cards"] == ["orc"]  # his own log shows it
+    assert GAME.redact(looked, 1) == {"type": "iverion_looked", "data": {"seat": 0, "count": 1}}
+    (bottomed,) = of_type(events, "bottomed")
+    assert bottomed["data"] == {"seat": 0, "to_hand": 0}
+    assert state["deck"] == ["orc"] and state["hands"][0] == ["elf"] and state["phase"] == "bidding"

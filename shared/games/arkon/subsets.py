@@ -5,12 +5,6 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import product
-from math import prod
-
-
-def count(cards) -> int:
-    """How many distinct parts ``cards`` has (the empty part and ``cards`` itself included)."""
-    return prod(n + 1 for n in Counter(cards).values())
 
 
 def parts(cards, size: int | None = None) -> list[list[str]]:

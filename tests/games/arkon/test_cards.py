@@ -50,8 +50,10 @@ def test_card_change_of_fate_discard_up_to_two_then_draw_that_many_plus_one():
     state, _ = resolved(state, 0, {"type": "play", "card": "change_of_fate"})
     picks = [{"type": "discard", "card": c} for c in ("elf", "orc", "peace")]
     assert moves(state, 0) == picks + [{"type": "done"}]
-    state, _ = act(state, 0, {"type": "discard", "card": "elf"})
-    state, _ = act(state, 0, {"type": "discard", "card": "peace"})  # the second ends the choice
+    state, first = act(state, 0, {"type": "discard", "card": "elf"})
+    state, second = act(state, 0, {"type": "discard", "card": "peace"})  # the second ends the choice
+    assert [e["data"] for e in of_type(first + second, "discarded")] == [
+        {"seat": 0, "cards": [c], "why": "change_of_fate"} for c in ("elf", "peace")]  # the log says why
     assert sorted(state["hands"][0]) == ["dwarf", "human", "orc", "sabotage"]
     assert state["discard"] == ["elf", "peace", "change_of_fate"]
     assert state["pending"] == []

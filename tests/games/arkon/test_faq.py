@@ -398,7 +398,8 @@ def test_rule_vale_may_discard_and_draw_after_a_counter_or_response():
     state, _ = act(state, 0, {"type": "play", "card": "arcane_insight"})
     state, _ = act(state, 1, {"type": "respond", "card": "peace"})
     assert moves(state, 1) == [{"type": "discard", "card": "elf"}, {"type": "decline"}]
-    state, _ = act(state, 1, {"type": "discard", "card": "elf"})
+    state, events = act(state, 1, {"type": "discard", "card": "elf"})
+    assert of_type(events, "discarded")[0]["data"] == {"seat": 1, "cards": ["elf"], "why": "vale"}
     assert state["hands"][1] == ["orc"] and state["hands"][0] == []
     assert state["discard"] == ["peace", "elf", "arcane_insight"]
 
@@ -470,3 +471,14 @@ def test_rule_iverion_with_one_card_left_still_looks_at_it():
     (bottomed,) = of_type(events, "bottomed")
     assert bottomed["data"] == {"seat": 0, "to_hand": 0}
     assert state["deck"] == ["orc"] and state["hands"][0] == ["elf"] and state["phase"] == "bidding"
+
+
+def test_rule_iverion_with_no_card_left_pays_and_ends_the_phase_without_a_look():
+    """Nothing left to look at (deck and discard pile empty): the pair is still discarded (the
+    log says why) and, as the ability takes place at the end of a phase (FAQ), the phase ends."""
+    state = table([["thievery", "thievery", "elf"], ["peace"]], roles=["iverion", "vale"])
+    state, events = act(state, 0, {"type": "iverion", "card": "thievery"})
+    assert of_type(events, "discarded")[0]["data"] == {"seat": 0, "cards": ["thievery"] * 2, "why": "iverion"}
+    assert of_type(events, "iverion_looked")[0]["data"] == {"seat": 0, "count": 0}
+    assert not of_type(events, "bottomed") and state["look"] is None
+    assert state["phase"] == "bidding" and state["hands"][0] == ["elf"] and GAME.to_act(state) == [0]

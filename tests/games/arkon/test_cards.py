@@ -101,9 +101,13 @@ def test_card_negotiations_adds_eight_to_a_bid():
 def test_card_shifting_allegiances_exchanges_clans_and_random_cards():
     state = table([["shifting_allegiances", "elf", "elf", "elf"], ["peace", "peace", "peace"]],
                   clans=[["orc"], ["human", "dwarf"]], deck=["elf"] * 3)
-    state, _ = resolved(state, 0, {"type": "play", "card": "shifting_allegiances", "target": 1})
+    state, events = resolved(state, 0, {"type": "play", "card": "shifting_allegiances", "target": 1})
     assert state["clans"] == [["human", "dwarf"], ["orc"]]
     # seat 0 took 2 clans and gives 2 cards; seat 1 took 1 clan and gives 1 card
+    (exchanged,) = of_type(events, "cards_exchanged")
+    assert exchanged["data"] == {"seats": [0, 1], "counts": [2, 1], "how": "random"}
+    mine, theirs = GAME.redact(exchanged, 0)["data"], GAME.redact(exchanged, 1)["data"]
+    assert (mine["gave"], mine["got"]) == (theirs["got"], theirs["gave"]) == (["elf", "elf"], ["peace"])
     assert sorted(state["hands"][0]) == ["elf", "peace"]
     assert sorted(state["hands"][1]) == ["elf", "elf", "peace", "peace"]
 
@@ -117,6 +121,7 @@ def test_card_thievery_look_at_hand_and_take_one_card():
     state, events = act(state, 0, {"type": "take", "card": "negotiations"})
     assert state["hands"] == [["negotiations"], ["elf"], ["orc"]]
     taken = of_type(events, "cards_moved")[0]
+    assert taken["data"] == {"from": 1, "to": 0, "count": 1, "how": "chosen"}
     assert "got" not in GAME.redact(taken, 2)["data"]
     assert GAME.redact(taken, 0)["data"]["got"] == ["negotiations"]
 

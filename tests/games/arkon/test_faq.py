@@ -1,5 +1,5 @@
 """Every FAQ answer of the rulebook, as a test."""
-from .helpers import GAME, act, moves, of_type, pass_window, place_bid, table
+from .helpers import GAME, act, moves, of_type, pass_window, place_bid, table, with_full_deck
 
 
 def up_for_bid(state, seat, clan, bids):
@@ -111,7 +111,9 @@ def test_faq_sabotage_the_bidder_may_sabotage_a_clan_another_player_won():
     assert GAME.to_act(state) == [0]
     assert {"type": "respond", "card": "sabotage"} in moves(state, 0)
     state, _ = act(state, 0, {"type": "respond", "card": "sabotage"})
-    state, _ = act(state, 1, {"type": "refuse"})
+    state, events = act(state, 1, {"type": "refuse"})
+    assert of_type(events, "sabotage_refused")[0]["data"] == {"seat": 1, "saboteur": 0}
+    assert of_type(events, "clan_controlled")[0]["data"] == {"seat": 0, "clan": "orc", "via": "sabotage"}
     assert state["clans"] == [["orc"], []] and "negotiations" in state["discard"]
 
 
@@ -132,7 +134,9 @@ def test_faq_sabotage_must_be_paid_with_exactly_three():
     # 2 + 2 would overpay: a 2 is payable only because a 1 (Peace) can complete it
     payable = ("desolate", "peace", "tactical_reversal", "thievery")
     assert moves(state, 0) == [{"type": "pay", "card": c} for c in payable] + [{"type": "refuse"}]
-    state, _ = act(state, 0, {"type": "pay", "card": "thievery"})
+    state, events = act(state, 0, {"type": "pay", "card": "thievery"})
+    assert of_type(events, "chose")[0]["data"] == {"seat": 0, "card": "thievery", "shown_in_hand": True}
+    assert GAME.view(state, 1)["known"][0] == ["thievery"]  # laid out face up: seen, still in hand
     assert moves(state, 0) == [{"type": "pay", "card": "peace"}, {"type": "refuse"}]
     state, events = act(state, 0, {"type": "pay", "card": "peace"})
     assert of_type(events, "sabotage_paid")[0]["data"]["cards"] == ["thievery", "peace"]
@@ -262,6 +266,20 @@ def test_faq_savin_adds_one_passive_influence_not_two():
                   deck=["elf"] * 3)
     state, events = up_for_bid(state, 0, "orc", [(0, []), (1, [])])
     assert of_type(events, "bid_won")[0]["data"]["totals"]["0"] == 2 + 1
+
+
+def test_rule_savin_is_any_one_clan_type_not_two():
+    """Savin "is any one clan type": Savin, an Orc and two Elves make three of a kind or three
+    types, never four; and Savin alone is one clan toward a win."""
+    from shared.games.arkon.scoring import progress
+    state = table([["elf"], ["peace"]], phase="bidding", clans=[["savin", "orc", "elf"], []], promo=True,
+                  deck=["elf"] * 3)
+    state, _ = up_for_bid(state, 0, "elf", [(0, []), (1, [])])
+    state, _ = pass_window(state)
+    assert sorted(state["clans"][0]) == ["elf", "elf", "orc", "savin"] and GAME.outcome(state) is None
+    assert (progress([]), progress(["savin"]), progress(["savin", "orc", "elf", "elf"])) == (0, 1, 3)
+    alone = with_full_deck(table([["elf"], ["peace"]], clans=[["savin"], []], promo=True))
+    assert GAME.heuristic(alone, 0) > GAME.heuristic(alone, 1)
 
 
 def test_rule_savin_is_any_one_clan_type_for_winning():

@@ -449,7 +449,9 @@ def win_by_bid(clans, clan):
 
 def test_rule_win_with_four_different_clans():
     state = win_by_bid(["human", "orc", "dwarf"], "elf")
-    assert GAME.outcome(state).ranks == [1, 2]
+    result = GAME.outcome(state)
+    assert result.ranks == [1, 2] and result.scores == [1.0, 0.0]  # no points: the winner scores 1
+    assert result.details == {"clans": [["human", "orc", "dwarf", "elf"], []]}
     assert all(moves(state, s) == [] for s in range(2))
 
 

@@ -144,6 +144,23 @@ def test_faq_sabotage_must_be_paid_with_exactly_three():
     assert sorted(state["hands"][0]) == ["desolate", "tactical_reversal"]
 
 
+def test_faq_sabotage_exactly_three_counts_each_card_once_and_a_zero_pays_nothing():
+    """"Pay exactly three influence": a card laid out is not offered again, two 1s cannot make
+    3, and Reinforcements (0) adds nothing, so it is never offered as a payment."""
+    state = sabotage_table(["orc", "negotiations", "peace", "arcane_insight", "change_of_fate", "reinforcements"],
+                           ["sabotage", "elf"], promo=["reinforcements"])
+    state, _ = up_for_bid(state, 0, "orc", [(0, ["negotiations"]), (1, [])])
+    state, _ = act(state, 1, {"type": "respond", "card": "sabotage"})
+    ones = [{"type": "pay", "card": c} for c in ("arcane_insight", "change_of_fate", "peace")]
+    assert moves(state, 0) == ones + [{"type": "refuse"}]
+    state, _ = act(state, 0, {"type": "pay", "card": "peace"})
+    assert moves(state, 0) == ones[:2] + [{"type": "refuse"}]  # Peace is laid out already
+    short = sabotage_table(["orc", "negotiations", "peace", "arcane_insight"], ["sabotage", "elf"])
+    short, _ = up_for_bid(short, 0, "orc", [(0, ["negotiations"]), (1, [])])
+    short, _ = act(short, 1, {"type": "respond", "card": "sabotage"})
+    assert moves(short, 0) == [{"type": "refuse"}]  # 1 + 1 is not 3
+
+
 def test_faq_sabotage_cannot_pay_with_two_twos():
     state = sabotage_table(["orc", "negotiations", "tactical_reversal", "thievery"], ["sabotage", "elf"])
     state, _ = up_for_bid(state, 0, "orc", [(0, ["negotiations"]), (1, [])])

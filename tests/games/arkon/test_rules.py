@@ -323,7 +323,8 @@ def test_rule_counter_with_a_card_of_the_same_name_negates_the_action():
     state = action_table()
     state, _ = act(state, 0, {"type": "play", "card": "desolate", "target": 1, "clan": "orc"})
     assert {"type": "counter", "card": "desolate"} in moves(state, 1)
-    state, _ = act(state, 1, {"type": "counter", "card": "desolate"})
+    state, events = act(state, 1, {"type": "counter", "card": "desolate"})
+    assert of_type(events, "countered")[0]["data"] == {"seat": 1, "card": "desolate", "as": "counter"}
     assert state["clans"][1] == ["orc"]
     assert state["discard"] == ["desolate", "desolate"]
 
@@ -363,7 +364,9 @@ def test_rule_hand_limit_eight_on_every_draw():
     state = table([["elf"] * 8, ["orc"] * 7], deck=["human"] * 10, phase="action2")
     state, events = act(state, 0, {"type": "end_phase"})
     assert [len(h) for h in state["hands"]] == [8, 8]
-    assert [e["data"]["seat"] for e in of_type(events, "drew")] == [1]
+    (drew,) = of_type(events, "drew")
+    assert drew["data"] == {"seat": 1, "count": 1}
+    assert GAME.redact(drew, 1)["data"]["cards"] == ["human"] and "cards" not in GAME.redact(drew, 0)["data"]
 
 
 def test_rule_hand_limit_on_gaining_cards():

@@ -39,9 +39,20 @@ def test_card_influence_values_given_by_the_rulebook():
 
 
 def test_card_arcane_insight_draws_two():
-    state, _ = resolved(table([["arcane_insight"], ["elf"]], deck=["orc", "human", "dwarf"]),
-                        0, {"type": "play", "card": "arcane_insight"})
+    state, events = resolved(table([["arcane_insight"], ["elf"]], deck=["orc", "human", "dwarf"]),
+                             0, {"type": "play", "card": "arcane_insight"})
+    assert of_type(events, "action_resolving")[0]["data"] == {"seat": 0, "card": "arcane_insight"}
     assert state["hands"][0] == ["orc", "human"] and state["discard"] == ["arcane_insight"]
+
+
+def test_card_arcane_insight_a_deck_of_exactly_two_is_not_reshuffled():
+    """The discard pile becomes a new deck only when the deck runs out (FAQ): two cards left
+    are drawn as they are, and the discard pile stays."""
+    state, events = resolved(table([["arcane_insight"], ["elf"]], deck=["orc", "human"], discard=["peace"]),
+                             0, {"type": "play", "card": "arcane_insight"})
+    assert not of_type(events, "reshuffled")
+    assert state["hands"][0] == ["orc", "human"] and state["deck"] == []
+    assert state["discard"] == ["peace", "arcane_insight"]
 
 
 def test_card_change_of_fate_discard_up_to_two_then_draw_that_many_plus_one():

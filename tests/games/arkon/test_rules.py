@@ -409,9 +409,21 @@ def test_rule_lost_bid_choices_go_in_bid_order_and_a_bid_that_fits_comes_back_wh
     state, _ = place_bid(state, 1, ["reinforcements"])
     state, events = place_bid(state, 2, ["thievery"])
     data = of_type(events, "bid_won")[0]["data"]
-    assert data["returned"] == {"2": ["thievery"]} and data["choosing"] == {"1": 1}
+    assert data == {"winner": 0, "clan": "orc", "totals": {"0": 10, "1": 4, "2": 2},
+                    "returned": {"2": ["thievery"]}, "choosing": {"1": 1}}
     assert state["hands"][2] == ["peace", "thievery"]
     assert GAME.to_act(state) == [1] and moves(state, 2) == []
+
+
+def test_rule_lost_bid_that_exactly_fills_the_hand_comes_back_without_a_choice():
+    """A hand of 8 bids one card and loses: the card fits exactly, so it comes back at once."""
+    state = table([["orc", "negotiations"], ["elf"] * 7 + ["peace"]], phase="bidding", deck=["human"] * 4)
+    state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
+    state, _ = place_bid(state, 0, ["negotiations"])
+    state, events = place_bid(state, 1, ["peace"])
+    data = of_type(events, "bid_won")[0]["data"]
+    assert data["returned"] == {"1": ["peace"]} and data["choosing"] == {}
+    assert len(state["hands"][1]) == 8 and state["pending"] == [] and not of_type(events, "asked")
 
 
 def test_rule_give_up_only_as_many_cards_as_you_have():

@@ -309,12 +309,16 @@ def action_table(**kw):
 
 def test_rule_window_opens_on_the_left_and_passes_clockwise():
     state = action_table(turn=0)
-    state, _ = act(state, 0, {"type": "play", "card": "desolate", "target": 1, "clan": "orc"})
+    state, events = act(state, 0, {"type": "play", "card": "desolate", "target": 1, "clan": "orc"})
+    assert events[0]["data"] == {"card": "desolate", "target": 1, "clan": "orc", "seat": 0}
+    assert GAME.view(state, 2)["action"] == {"card": "desolate", "target": 1, "clan": "orc", "seat": 0,
+                                             "status": "window", "reverser": None}
     order = []
     while state["window"]:
         (seat,) = GAME.to_act(state)
         order.append(seat)
-        state, _ = act(state, seat, {"type": "pass"})
+        state, events = act(state, seat, {"type": "pass"})
+        assert events[0] == {"type": "passed", "data": {"seat": seat}}
     assert order == [1, 2, 3]
     assert state["clans"][1] == [] and state["discard"] == ["orc", "desolate"]
 

@@ -9,7 +9,7 @@ involves the search level records its whole ``search`` parameters (the game's tu
 the record of the level as offered from a tuning run.
 
     python -m bench.eval_bots --game arkon --hero search --villain greedy --players 2 --games 100
-    [--iterations N | --seconds S] [--search '{"opponents": "tree"}'] [--options '{"promo_cards": true}']
+    [--iterations N | --seconds S] [--search '{"opponents": "tree"}'] [--options '{"promo_cards": ["savin"]}']
     [--jobs 2] [--markdown]
 """
 from __future__ import annotations

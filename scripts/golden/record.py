@@ -66,8 +66,12 @@ MAX_MOVES = 1200  # a match still on after this many moves is played again with 
 ATTEMPTS = 4
 IDEMPOTENT_MOVES = (0, 1, 5)  # move indices posted with an Idempotency-Key
 # Option variants that change the rules: (variant name, player count, options), when the game has them.
+# Options may be a list of alternatives, one per option layout a version had: the first that the
+# checkout's game accepts is recorded (Arkon 4 lists its promotional cards; 1-3 took a boolean).
 VARIANTS = {
-    "arkon": [("promo-roles", 3, {"promo_cards": True, "roles": True})],
+    "arkon": [("promo-roles", 3, [{"promo_cards": ["reinforcements", "savin"], "roles": True},
+                                  {"promo_cards": True, "roles": True}]),
+              ("savin", 2, [{"promo_cards": ["savin"]}])],
     "battlefields-of-olympus": [("target12", 2, {"target_points": 12})],
     "fate-of-akalon": [("factions", 3, {"factions": ["elf", "dwarf", "undead"]})],
     "fellowships-of-fate": [("seat0", 3, {"starting_player": "seat0"})],
@@ -285,14 +289,26 @@ def record_digests(m: Matches, store: EventStore, match_id: str, heads: list[int
     return out
 
 
+def accepted(game, players: int, alternatives: list[dict]) -> dict | None:
+    """The first of ``alternatives`` the game's options schema accepts (None: none is)."""
+    for options in alternatives:
+        try:
+            game.validate_options(players, options)
+        except ValueError:
+            continue
+        return options
+    return None
+
+
 def specs(only: set[str] | None):
     for game in registry.all_games():
         if not type(game).__module__.startswith("shared.games."):
             continue
         described = game.describe().get("options", {})
         runs = [(p, None, {}, None) for p in range(game.min_players, game.max_players + 1)]
-        for name, players, options in VARIANTS.get(game.id, []):
-            if set(options) <= set(described) and game.min_players <= players <= game.max_players:
+        for name, players, alternatives in VARIANTS.get(game.id, []):
+            options = accepted(game, players, alternatives if isinstance(alternatives, list) else [alternatives])
+            if options is not None and set(options) <= set(described) and game.min_players <= players <= game.max_players:
                 runs.append((players, name, options, None))
         if game.max_players >= 3:  # one match where a seat resigns (a bot plays it from then on)
             runs.append((3, "resign", {}, (1, 12)))

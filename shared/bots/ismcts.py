@@ -5,7 +5,8 @@ and walks one shared tree, keyed by the moves' canonical bytes. At every node th
 there picks by UCB1 on *its own* reward (so opponents play against the searcher, not for it),
 counting a move as offered only when it is legal in this sample — or, with the ``greedy``
 opponent model, every other seat plays its one-ply best move on the sample and only the searching
-seat's moves branch. The walk expands one node, plays out with the game's ``playout_move``
+seat's moves branch. Where a node offers more than ``sample_moves`` moves, a walk sees a random
+sample of them (a compound choice is sampled, not expanded). The walk expands one node, plays out with the game's ``playout_move``
 (random by default) for at most ``playout_steps`` and scores the end for every seat: a finished
 game by its ranks, a cut-off by each side's ``heuristic`` against the best other side. Search
 stops after ``iterations`` or ``seconds``, whichever comes first, and answers the most visited
@@ -43,6 +44,11 @@ class SearchParams:
     #: seat's moves branch). A greedy opponent model spends the budget on the searcher's own
     #: choices, which pays where many seats act between two of them.
     opponents: str = "tree"
+    #: At a node offering more moves than this, each walk considers a random sample of this many
+    #: (a large compound choice, e.g. an Arkon bid: every part of a hand). A move counts as
+    #: offered only when sampled, so UCB weighs it by how often it could have been chosen, as for
+    #: moves legal in only some determinizations. None: every move, always.
+    sample_moves: int | None = None
 
     def __post_init__(self):
         if self.opponents not in OPPONENT_MODELS:
@@ -118,6 +124,8 @@ def search_tree(game: Game, view: dict, seat: int, legal: list[dict], rng: FastR
                 break
             actor = seat if seat in acting else acting[rng.randbelow(len(acting))]
             moves = game.legal_moves(state, actor)
+            if params.sample_moves and len(moves) > params.sample_moves:
+                moves = rng.sample(moves, params.sample_moves)
             if greedy_opponents and actor != seat:
                 if modelled == MAX_MODELLED_MOVES:
                     break  # the others could go on without the searcher: judge the position here

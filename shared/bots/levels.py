@@ -32,12 +32,16 @@ def measurements(game_id: str) -> tuple[dict, ...]:
     return tuple(json.loads(line) for line in path.read_text().splitlines() if line.strip())
 
 
+DEFAULTS = asdict(SearchParams())
+
+
 def as_offered(game_id: str, row: dict) -> bool:
     """Whether an evaluation line measured the search level as the server plays it (the game's
     tuned ``search`` parameters); a line from a tuning run with other parameters is not its record.
 
     A line records its whole ``search`` parameters; an older line only its ``iterations``, taken
-    with the opponent model every search had then ("tree")."""
+    with the opponent model every search had then ("tree"). A parameter added since a line was
+    recorded had its default then (the search had no such knob)."""
     if "search" not in (row["hero"], row["villain"]):
         return True
     try:
@@ -49,8 +53,8 @@ def as_offered(game_id: str, row: dict) -> bool:
         if row.get("iterations") is None:
             return True
         recorded = {"iterations": row["iterations"], "opponents": "tree"}
-        tuned = {k: tuned[k] for k in recorded}
-    return recorded == tuned
+        return recorded == {k: tuned[k] for k in recorded}
+    return {**DEFAULTS, **recorded} == tuned
 
 
 def describe(game_id: str) -> list[dict]:

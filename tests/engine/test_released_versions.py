@@ -23,7 +23,8 @@ RELEASED = ROOT / "shared" / "released"
 
 # every engine version that has been on main, and the commit whose code it is (issue 19)
 RELEASES = {
-    ("arkon", "1"): "2c4e00b", ("arkon", "2"): "961d398", ("arkon", "3"): None,
+    ("arkon", "1"): "2c4e00b", ("arkon", "2"): "961d398", ("arkon", "3"): "fbbe737",
+    ("arkon", "4"): None,
     ("battlefields-of-olympus", "1"): "2c4e00b", ("battlefields-of-olympus", "2"): "961d398",
     ("battlefields-of-olympus", "3"): None,
     ("fate-of-akalon", "1"): "2c4e00b", ("fate-of-akalon", "2"): None,
@@ -103,7 +104,7 @@ def test_an_uninstalled_version_is_a_clear_error_naming_the_game_and_the_install
     with pytest.raises(registry.NotInstalled) as err:
         registry.get("arkon", "99")
     assert isinstance(err.value, KeyError)
-    assert str(err.value) == "game 'arkon' at engine '99' is not installed here (installed: '1', '2', '3')"
+    assert str(err.value) == "game 'arkon' at engine '99' is not installed here (installed: '1', '2', '3', '4')"
     with pytest.raises(registry.NotInstalled, match="game 'no-such-game' is not installed"):
         registry.get("no-such-game")
 

@@ -138,6 +138,6 @@ def test_reads_of_a_match_whose_rules_are_not_installed_answer_a_problem_naming_
 
 def test_the_games_list_gives_the_newest_version_and_every_installed_one(stack):
     games = {g["id"]: g for g in requests.get(f"{stack.mm}/v1/games", timeout=30).json()["games"]}
-    assert (games["arkon"]["version"], games["arkon"]["versions"]) == ("3", ["1", "2", "3"])
+    assert (games["arkon"]["version"], games["arkon"]["versions"]) == ("4", ["1", "2", "3", "4"])
     assert games["battlefields-of-olympus"]["versions"] == ["1", "2", "3"]
     assert games["rise-of-tribes"]["versions"] == ["1", "2"]

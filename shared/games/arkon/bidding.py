@@ -2,22 +2,28 @@
 control.
 
 A round is ``state["bid"]``: the clan up for bid, the bidder, an ordered hidden commitment
-(``shared.engine.commitments``), the draft of the seat bidding now, how many cards each seat
-placed (``counts``), then the revealed bids, the winner and — after the Sabotage window — who
+(``shared.engine.commitments``), how many cards each seat placed (``counts``), then the
+revealed bids, the winner, the losers still choosing what to keep (``choosing``) and — after the Sabotage window — who
 gains control.
 
-"Each player may place any number of cards face down as their bid": a bid is one placement.
-The seat bidding now gathers its cards privately (``pick`` / ``unpick``, one card at a time, so
-the list of moves stays short; a card put back cannot be picked again for this bid, so gathering
-always ends) and commits them all at once with ``place``. The placed cards
-leave the hand face down: everyone sees how many (as at the table), only the bidder which.
+"Each player may place any number of cards face down as their bid": a bid is one placement,
+and one move — ``{"type": "bid", "cards": [...]}`` for every distinct part of the hand, the empty
+bid (a bid of nothing) included. The hand limit (8) bounds the list: at most ``2 ** 8 = 256``
+moves, fewer with copies of a card (``subsets``; ``content`` refuses a limit above 8). The
+placed cards leave the hand face down: everyone sees how many (as at the table), only the bidder
+which.
+
+A loser whose bid does not fit back into its hand (the limit; Reinforcements and Kala can grow a
+bid) chooses which of its bid cards to keep (``overflow``, one move), the rest are discarded;
+the Sabotage window opens once every such choice is made.
 """
 from __future__ import annotations
 
 from shared.engine import Tx, commitments, priority
 
-from . import roles
+from . import roles, subsets
 from .content import CARDS, influence, without
+from .decisions import answered, ask, kind
 from .general_rules import ensure_deck, room
 
 
@@ -40,25 +46,13 @@ def bidding_now(state: dict) -> int | None:
 
 
 def bid_moves(state: dict, seat: int) -> list[dict]:
-    """Pick a card of the hand not yet picked (nor put back: a card put back stays out of this
-    bid, so gathering ends within two steps per card), put a picked one back, or place the bid."""
-    bid = state["bid"]
-    draft, put_back = bid["draft"], bid.get("put_back", ())
-    rest = without(state["hands"][seat], draft)
-    return ([{"type": "pick", "card": c} for c in sorted(set(rest)) if c not in put_back]
-            + [{"type": "unpick", "card": c} for c in sorted(set(draft))]
-            + [{"type": "place"}])
+    """Every bid the seat can place: each distinct part of its hand, face down, as one move."""
+    return [{"type": "bid", "cards": cards} for cards in subsets.parts(state["hands"][seat])]
 
 
-def draft(tx: Tx, seat: int, move: dict) -> None:
-    """A private change of the bid being gathered: others learn only that the seat is at it."""
-    tx.emit("bid_drafted", {"seat": seat},
-            private={seat: {"card": move["card"], "picked": move["type"] == "pick"}})
-
-
-def place(tx: Tx, seat: int) -> None:
-    """The gathered cards go face down as the seat's bid (an empty bid is a bid of nothing)."""
-    cards = sorted(tx.state["bid"]["draft"])
+def place(tx: Tx, seat: int, cards: list[str]) -> None:
+    """The cards go face down as the seat's bid (an empty bid is a bid of nothing)."""
+    cards = sorted(cards)
     tx.emit("bid_placed", {"seat": seat, "count": len(cards)}, private={seat: {"cards": cards}})
 
 
@@ -97,17 +91,36 @@ def settle(tx: Tx) -> None:
     scores = totals(s)
     best = max(scores.values())
     winner = next(seat for seat in order(s) if scores[str(seat)] == best)
-    returned, overflow = {}, {}
+    returned, choosing = {}, {}
     for seat in order(s):
         cards = bid["revealed"][str(seat)]
         if seat == winner or not cards:
             continue
         keep = room(s, seat)
-        returned[str(seat)] = cards[:keep]
-        if cards[keep:]:
-            overflow[str(seat)] = cards[keep:]
+        if len(cards) <= keep:
+            returned[str(seat)] = cards
+        else:
+            choosing[str(seat)] = keep
     tx.emit("bid_won", {"winner": winner, "clan": bid["clan"], "totals": scores,
-                        "returned": returned, "overflow": overflow})
+                        "returned": returned, "choosing": choosing})
+    for seat in reversed([int(k) for k in choosing]):  # the first in bid order chooses first
+        ask(tx, seat, "overflow", keep=choosing[str(seat)])
+
+
+def _overflow_moves(s: dict, d: dict) -> list[dict]:
+    """Which of its lost bid cards the seat keeps (as many as fit); the others are discarded."""
+    cards = s["bid"]["revealed"][str(d["seat"])]
+    return [{"type": "keep", "cards": part} for part in subsets.parts(cards, d["keep"])]
+
+
+def _overflow_answer(tx: Tx, d: dict, move: dict) -> None:
+    answered(tx)
+    seat = d["seat"]
+    cards = tx.state["bid"]["revealed"][str(seat)]
+    tx.emit("bid_returned", {"seat": seat, "kept": move["cards"], "discarded": without(cards, move["cards"])})
+
+
+kind("overflow", _overflow_moves, _overflow_answer)
 
 
 def grant_control(tx: Tx) -> None:

@@ -95,12 +95,22 @@ ROLES: dict[str, Role] = {
 }
 RULES: dict = _load("rules.json")
 HAND_LIMIT: int = RULES["hand_limit"]
+#: A bid is one move per distinct part of the hand (``subsets``): at most 2 ** HAND_LIMIT moves.
+MAX_BID_MOVES = 256
+assert 2 ** HAND_LIMIT <= MAX_BID_MOVES, "a hand limit above 8 needs a stepwise bid (bidding.py)"
 WIN_CLANS: int = RULES["win_clans"]
 
 
+def promo_ids() -> list[str]:
+    """The promotional cards a match may add, each on its own (option ``promo_cards``)."""
+    return [c.id for c in CARDS.values() if c.promo]
+
+
 def deck_list(options: dict) -> list[str]:
-    """Every card of a match's deck, in a canonical (unshuffled) order."""
-    used = [c for c in CARDS.values() if options.get("promo_cards") or not c.promo]
+    """Every card of a match's deck, in a canonical (unshuffled) order: the standard deck and
+    the promotional cards ``options["promo_cards"]`` names."""
+    promos = options.get("promo_cards") or ()
+    used = [c for c in CARDS.values() if not c.promo or c.id in promos]
     return [c.id for c in used for _ in range(c.copies)]
 
 

@@ -282,22 +282,9 @@ def _clan_put_up(s, d, ev):
     s["bid"] = {
         "clan": d["card"], "bidder": seat,
         "commit": commitments.open_commitment(order, ordered=True),
-        "draft": [], "put_back": [], "draft_steps": 0, "counts": {},
-        "revealed": None, "winner": None, "totals": None, "saboteur": None, "controller": None,
+        "counts": {}, "revealed": None, "winner": None, "totals": None, "choosing": [],
+        "saboteur": None, "controller": None,
     }
-
-
-@reducer("bid_drafted")
-def _bid_drafted(s, d, ev):
-    """The seat bidding now picked a card for its bid or put one back (only it knows which)."""
-    mine = _private(ev, d["seat"])
-    s["bid"]["draft_steps"] += 1  # public: everyone sees the seat is at it
-    draft = s["bid"]["draft"]
-    if mine["picked"]:
-        draft.append(mine["card"])
-    else:
-        draft.remove(mine["card"])
-        s["bid"].setdefault("put_back", []).append(mine["card"])  # not to be picked again
 
 
 @reducer("bid_placed")
@@ -309,9 +296,6 @@ def _bid_placed(s, d, ev):
     _hide_out(s, seat, cards)
     commitments.commit(bid["commit"], seat, cards)
     bid["counts"][str(seat)] = d["count"]
-    bid["draft"] = []
-    bid["put_back"] = []
-    bid["draft_steps"] = 0
 
 
 @reducer("bids_revealed")
@@ -343,9 +327,22 @@ def _bid_won(s, d, ev):
     s["discard"].extend(bid["revealed"][str(winner)])
     for seat, cards in d["returned"].items():
         _show_in(s, int(seat), cards)
-    for cards in d["overflow"].values():
-        s["discard"].extend(cards)
-    _open_window(s, winner, "sabotage")
+    bid["choosing"] = sorted(int(seat) for seat in d["choosing"])
+    if not bid["choosing"]:
+        _open_window(s, winner, "sabotage")
+
+
+@reducer("bid_returned")
+def _bid_returned(s, d, ev):
+    """A loser over the hand limit kept the cards it chose (face up, as its bid was revealed) and
+    discarded the rest; once the last such choice is made, the Sabotage window opens."""
+    bid = s["bid"]
+    seat = d["seat"]
+    _show_in(s, seat, d["kept"])
+    s["discard"].extend(d["discarded"])
+    bid["choosing"].remove(seat)
+    if not bid["choosing"]:
+        _open_window(s, bid["winner"], "sabotage")
 
 
 @reducer("sabotaged")

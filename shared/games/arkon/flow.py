@@ -80,7 +80,7 @@ def _continue_bid(tx: Tx) -> bool:
             bidding.reveal(tx)
         elif not s["hands"][seat]:
             # an empty hand has nothing to bid, which everyone can see: place nothing at once
-            bidding.place(tx, seat)
+            bidding.place(tx, seat, [])
         else:
             return False
     elif bid["winner"] is None:

@@ -1,20 +1,25 @@
 """Arkon (Hill Gaming Company, 2018): bid for clans; four different or four alike win."""
 from __future__ import annotations
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 from shared.engine import Game, Outcome, Tx
 from shared.rng import Rng
 
 from . import moves, scoring, views
-from .content import RULES, deck_list, role_ids
+from .content import RULES, deck_list, promo_ids, role_ids
 from .evolve import apply
 from .heuristic import heuristic
 
 
 class Options(Schema):
-    promo_cards = fields.Boolean(load_default=False, metadata={
-        "description": "Add the gold-bordered promotional cards Reinforcements and Savin, The Endless."})
+    # engine 4: each gold-bordered card on its own (Savin is a Designer Tier card of its own);
+    # engines 1-3 took one boolean for both, and still do (shared/released/arkon)
+    promo_cards = fields.List(
+        fields.String(validate=validate.OneOf(promo_ids())), load_default=list,
+        error_messages={"invalid": "a list of promotional card ids (engine 4), e.g. [\"reinforcements\", \"savin\"]"},
+        metadata={"description": "Gold-bordered promotional cards to add, each on its own: "
+                                 "\"reinforcements\" (Reinforcements), \"savin\" (Savin, The Endless)."})
     roles = fields.Boolean(load_default=False, metadata={
         "description": "Deal each player one role card at random (Iverion, Kala, Nara, Vale)."})
 
@@ -24,8 +29,10 @@ class Arkon(Game):
     title = "Arkon"
     min_players = 2
     max_players = 4
-    version = "3"  # 2: a bid is one face-down placement (pick/unpick/place); one exchange event
+    version = "4"  # 2: a bid is one face-down placement (pick/unpick/place); one exchange event
     # 3: a card put back cannot be picked again for that bid; the state remembers what a seat saw privately
+    # 4: a bid is one move (a subset of the hand); the owner picks lost-bid cards to discard over
+    #    the hand limit; Iverion looks at a lone card; Savin is its own promo_cards option
     Options = Options
     #: ISMCTS tuning (``shared.bots.ismcts.SearchParams``): a random Arkon playout mostly shuffles
     #: cards in and out of bids, so playouts stop after two moves and the heuristic judges; a
@@ -33,7 +40,15 @@ class Arkon(Game):
     #: and response window passes through all seats, so with opponents branching in the tree the
     #: budget drowns in their moves (at 4 players 0 wins in 13 against greedy at 1,000
     #: iterations); opponents modelled as one-ply greedy leave it to the searcher's own choices.
-    search = {"iterations": 300, "playout_steps": 2, "c": 0.7, "scale": 3.0, "opponents": "greedy"}
+    #: A bid is one move per part of the hand (up to 256): each walk samples 16 of them.
+    search = {"iterations": 300, "playout_steps": 2, "c": 0.7, "scale": 3.0, "opponents": "greedy",
+              "sample_moves": 16}
+
+    def check_options(self, players: int, options: dict) -> None:
+        promos = options["promo_cards"]
+        if len(set(promos)) != len(promos):
+            raise ValueError(f"invalid options: promo_cards names a card twice: {promos}")
+        options["promo_cards"] = sorted(promos)
 
     def setup(self, players: int, options: dict, rng: Rng) -> list[dict]:
         """Shuffle the deck, deal 5 cards each, pick the first player (and deal roles)."""

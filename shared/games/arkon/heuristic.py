@@ -1,10 +1,10 @@
 """The greedy bot's evaluation of a state for one seat.
 
 It first lets whatever is already decided play out as if nobody answers (an action card in its
-window resolves, the bid the seat is gathering is placed, a won bid passes its Sabotage window),
-then weighs: clans toward a win (steeply), opponents' best progress, the hand's worth (less a
-little for each card of it everyone knows), the expected result of a bid in progress, what
-a pending choice is about to bring, and (a little) how long the seat has been gathering its bid.
+window resolves, a won bid passes its Sabotage window), then weighs: clans toward a win
+(steeply), opponents' best progress, the hand's worth (less a little for each card of it
+everyone knows), the expected result of a bid in progress, and what a pending choice is about
+to bring.
 """
 from __future__ import annotations
 
@@ -13,8 +13,7 @@ import math
 from shared.engine import Tx
 from shared.rng import FastRng
 
-from . import bidding
-from .bidding import bidding_now, passive_influence
+from .bidding import passive_influence
 from .content import CARDS, influence
 from .flow import advance
 from .scoring import progress
@@ -29,11 +28,6 @@ CARD_BASE = 0.35
 HAND_WEIGHTS = (1.0, 1.0, 1.0, 1.0, 1.0, 0.7, 0.5, 0.3)
 #: Cost of each card of one's hand that everyone knows (a bid that could not win only shows cards).
 KNOWN_CARD_COST = 0.02
-#: Cost of each step the seat has spent gathering its bid (picks and put-backs, public): placing
-#: the bid as it stands is preferred to gathering on when that changes nothing, so a search
-#: cannot pick and put back the same cards forever (the cost grows with every step, and goes
-#: once the bid is placed).
-DRAFT_STEP_COST = 0.05
 #: At most this many automatic steps are played out (an action window, a bid, its Sabotage window).
 PLAY_OUT_STEPS = 4
 
@@ -58,16 +52,10 @@ def hand_worth(hand: list[str], clans: list[str]) -> float:
     return sum(w * HAND_WEIGHTS[min(i, len(HAND_WEIGHTS) - 1)] for i, w in enumerate(worths))
 
 
-def _gathering(state: dict, seat: int) -> bool:
-    """Whether ``seat`` has begun gathering its bid (a fresh bid is still all potential)."""
-    return bidding_now(state) == seat and state["bid"]["draft_steps"] > 0
-
-
 def played_out(game, state: dict, seat: int) -> dict:
     """The state once what is already decided plays out (a scratch copy; the log is untouched):
-    open windows close unanswered, and a bid ``seat`` has begun to gather is placed as it stands
-    — so that picking a card for a bid is worth exactly what placing it with the bid is."""
-    if not state["window"] and not _gathering(state, seat):
+    open windows close unanswered."""
+    if not state["window"]:
         return state
     tx = Tx(game, state, FastRng(0))
     for _ in range(PLAY_OUT_STEPS):
@@ -76,8 +64,6 @@ def played_out(game, state: dict, seat: int) -> dict:
             break
         if s["window"]:
             s["window"] = None
-        elif _gathering(s, seat):
-            bidding.place(tx, seat)
         else:
             break
         advance(tx)
@@ -131,7 +117,6 @@ def _pending_bonus(s: dict, seat: int) -> float:
 
 
 def heuristic(game, state: dict, seat: int) -> float:
-    gathering = state["bid"]["draft_steps"] if _gathering(state, seat) else 0
     s = played_out(game, state, seat)
     n = s["players"]
     clans = [list(c) for c in s["clans"]]
@@ -151,7 +136,6 @@ def heuristic(game, state: dict, seat: int) -> float:
     score += hand_worth(hand, clans[seat])
     score -= KNOWN_CARD_COST * len(s["known"][seat])
     score += _pending_bonus(s, seat)
-    score -= DRAFT_STEP_COST * gathering
     if s["turn"] == seat and s["put_up"]:
         score += 0.5  # the extra card at the end of the turn
     return score

@@ -78,10 +78,8 @@ def play(tx: Tx, seat: int, move: dict) -> None:
         tx.emit("passed", {"seat": seat})
     elif kind in ("counter", "respond"):
         respond(tx, seat, move["card"], kind)
-    elif kind in ("pick", "unpick"):
-        bidding.draft(tx, seat, move)
-    elif kind == "place":
-        bidding.place(tx, seat)
+    elif kind == "bid":
+        bidding.place(tx, seat, move["cards"])
     elif kind == "play":
         tx.emit("action_played", {k: v for k, v in move.items() if k != "type"} | {"seat": seat})
     elif kind == "iverion":

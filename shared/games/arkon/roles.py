@@ -4,7 +4,8 @@ decision it asks.
 * Iverion (``action_ability``): once per turn, as the last thing of an action phase, discard two
   same-named cards, look at the top three, put one on the bottom and the rest in hand. Not an
   action *card*, so there is no counter window (FAQ). The two discarded cards pay for the look:
-  they never come back into it (a short deck is reshuffled before they are discarded).
+  they never come back into it (a short deck is reshuffled before they are discarded). A deck
+  of fewer than three shows what it has; a lone card is looked at and goes back to the bottom.
 * Kala (``after_reveal``): on her turn, after the reveal (and Reinforcements), add one card.
 * Nara (``on_bid_control``): on her turn, after gaining a clan through a bid, may discard a
   clan in play of the same name (Savin matches nothing but itself; FAQ).
@@ -44,11 +45,13 @@ def use_iverion(tx: Tx, seat: int, card: str) -> None:
     ensure_deck(tx, params["look"])
     discard(tx, seat, [card] * params["discard_matching"], "iverion")
     count = min(params["look"], len(s["deck"]))
-    if count <= params["bottom"]:
-        count = 0  # a lone card is already both the top and the bottom of the deck
+    # "look at the top three cards": as many as there are, a lone card too (it goes back to the
+    # bottom, the only card to put there; nothing comes into the hand)
     tx.emit("iverion_looked", {"seat": seat, "count": count}, private={seat: {"cards": s["deck"][:count]}})
-    if count:
+    if count > params["bottom"]:
         ask(tx, seat, "iverion_bottom")
+    elif count:
+        bottom(tx, seat, s["look"]["cards"][0])
     else:
         end_iverion(tx)
 
@@ -62,12 +65,16 @@ def _bottom_moves(s, d):
     return each("bottom", s["look"]["cards"])
 
 
+def bottom(tx: Tx, seat: int, card: str) -> None:
+    """``card`` of the look goes to the bottom of the deck, the rest into the hand."""
+    to_hand = len(tx.state["look"]["cards"]) - 1
+    tx.emit("bottomed", {"seat": seat, "to_hand": to_hand}, private={seat: {"card": card}})
+    end_iverion(tx)
+
+
 def _bottom_answer(tx, d, move):
     answered(tx)
-    seat = d["seat"]
-    to_hand = len(tx.state["look"]["cards"]) - 1
-    tx.emit("bottomed", {"seat": seat, "to_hand": to_hand}, private={seat: {"card": move["card"]}})
-    end_iverion(tx)
+    bottom(tx, d["seat"], move["card"])
 
 
 kind("iverion_bottom", _bottom_moves, _bottom_answer)

@@ -2,8 +2,7 @@
 
 Hidden: other hands (except the cards everyone saw go into them: ``known``), the deck (its
 order and contents), the cards of others' face-down bids (a seat sees who has placed a bid, how
-many cards each placed face down — ``bid.counts`` — and its own bid), the draft of the seat
-bidding now (only that seat sees it), Iverion's look at the deck. A seat resolving Thievery sees
+many cards each placed face down — ``bid.counts`` — and its own bid), Iverion's look at the deck. A seat resolving Thievery sees
 the target's hand (``peek``). A seat also sees what it alone remembers of other hands
 (``remembered``: cards it gave, a hand it looked at, as long as they are surely still there).
 ``view`` is total: it also answers for the states between the
@@ -17,7 +16,6 @@ from shared.canonical import clone
 from shared.engine import commitments, pending
 from shared.rng import Rng
 
-from .bidding import bidding_now
 from .content import deck_counts
 
 PUBLIC = ("players", "options", "roles", "first", "turn", "phase", "put_up", "iverion_used",
@@ -25,16 +23,13 @@ PUBLIC = ("players", "options", "roles", "first", "turn", "phase", "put_up", "iv
 
 
 def _public_bid(state: dict, seat: int | None) -> dict | None:
-    """Who has bid and how many cards; one's own bid (and draft); after the reveal, every bid."""
+    """Who has bid and how many cards; one's own bid; after the reveal, every bid."""
     bid = state["bid"]
     if bid is None:
         return None
-    out = {k: v for k, v in bid.items() if k not in ("commit", "draft", "put_back")}
+    out = {k: v for k, v in bid.items() if k != "commit"}
     c = bid["commit"]
     out["commit"] = commitments.public(c, seat) if c else None
-    if seat is not None and bidding_now(state) == seat:
-        out["draft"] = list(bid["draft"])
-        out["put_back"] = list(bid.get("put_back", []))
     return out
 
 
@@ -131,11 +126,8 @@ def determinize(v: dict, seat: int, rng: Rng) -> dict:
 
 
 def _hidden_bid(bid: dict, seat: int, deal) -> dict:
-    """The open bid with others' face-down cards guessed at their public counts. Another seat's
-    draft is unseen and changes nothing anyone sees, so it is guessed empty."""
-    out = {k: clone(val) for k, val in bid.items() if k not in ("commit", "draft", "put_back")}
-    out["draft"] = list(bid.get("draft", []))
-    out["put_back"] = list(bid.get("put_back", []))
+    """The open bid with others' face-down cards guessed at their public counts."""
+    out = {k: clone(val) for k, val in bid.items() if k != "commit"}
     c = bid["commit"]
     out["commit"] = None
     if c:

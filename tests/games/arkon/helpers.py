@@ -11,9 +11,11 @@ GAME = registry.get("arkon")
 
 def table(hands, deck=(), *, turn=0, phase="action1", clans=None, discard=(), roles=None,
           promo=False):
-    """A state with exactly these hands, deck (top first), clans in play and discard pile."""
+    """A state with exactly these hands, deck (top first), clans in play and discard pile
+    (``promo``: True for both promotional cards, or a list of their ids)."""
     n = len(hands)
-    options = GAME.validate_options(n, {"promo_cards": promo, "roles": roles is not None})
+    promos = ["reinforcements", "savin"] if promo is True else list(promo or [])
+    options = GAME.validate_options(n, {"promo_cards": promos, "roles": roles is not None})
     setup = {
         "type": "setup",
         "data": {"players": n, "options": options, "first": turn, "roles": roles},
@@ -63,16 +65,11 @@ def pass_window(state):
 
 
 def place_bid(state, seat, cards):
-    """``seat`` bids ``cards`` face down: it picks each of them, then places the bid (a seat
-    with an empty hand has placed its empty bid automatically)."""
-    events = []
+    """``seat`` bids ``cards`` face down, one move (a seat with an empty hand has placed its
+    empty bid automatically)."""
     if not cards and seat not in GAME.to_act(state):
-        return state, events
-    for card in cards:
-        state, evs = act(state, seat, {"type": "pick", "card": card})
-        events += evs
-    state, evs = act(state, seat, {"type": "place"})
-    return state, events + evs
+        return state, []
+    return act(state, seat, {"type": "bid", "cards": sorted(cards)})
 
 
 def of_type(events, type_):

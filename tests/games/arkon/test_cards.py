@@ -3,7 +3,11 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
+from shared.engine import registry
 from shared.games.arkon.content import CARDS, deck_list
+from shared.rng import SeededRng
 
 from .helpers import GAME, act, moves, of_type, pass_window, place_bid, table
 
@@ -23,7 +27,7 @@ def test_card_data_has_52_cards_16_clans_8_responses_28_actions_each_with_a_sour
         if not c.get("promo"):
             base[c["kind"]] += c["copies"]
     assert base == {"clan": 16, "response": 8, "action": 28}
-    assert len(deck_list({})) == 52 and len(deck_list({"promo_cards": True})) == 54
+    assert len(deck_list({})) == 52 and len(deck_list({"promo_cards": ["reinforcements", "savin"]})) == 54
     assert all(CARDS[c].influence == 2 for c in ("human", "orc", "dwarf", "elf"))
 
 
@@ -35,9 +39,20 @@ def test_card_influence_values_given_by_the_rulebook():
 
 
 def test_card_arcane_insight_draws_two():
-    state, _ = resolved(table([["arcane_insight"], ["elf"]], deck=["orc", "human", "dwarf"]),
-                        0, {"type": "play", "card": "arcane_insight"})
+    state, events = resolved(table([["arcane_insight"], ["elf"]], deck=["orc", "human", "dwarf"]),
+                             0, {"type": "play", "card": "arcane_insight"})
+    assert of_type(events, "action_resolving")[0]["data"] == {"seat": 0, "card": "arcane_insight"}
     assert state["hands"][0] == ["orc", "human"] and state["discard"] == ["arcane_insight"]
+
+
+def test_card_arcane_insight_a_deck_of_exactly_two_is_not_reshuffled():
+    """The discard pile becomes a new deck only when the deck runs out (FAQ): two cards left
+    are drawn as they are, and the discard pile stays."""
+    state, events = resolved(table([["arcane_insight"], ["elf"]], deck=["orc", "human"], discard=["peace"]),
+                             0, {"type": "play", "card": "arcane_insight"})
+    assert not of_type(events, "reshuffled")
+    assert state["hands"][0] == ["orc", "human"] and state["deck"] == []
+    assert state["discard"] == ["peace", "arcane_insight"]
 
 
 def test_card_change_of_fate_discard_up_to_two_then_draw_that_many_plus_one():
@@ -46,8 +61,10 @@ def test_card_change_of_fate_discard_up_to_two_then_draw_that_many_plus_one():
     state, _ = resolved(state, 0, {"type": "play", "card": "change_of_fate"})
     picks = [{"type": "discard", "card": c} for c in ("elf", "orc", "peace")]
     assert moves(state, 0) == picks + [{"type": "done"}]
-    state, _ = act(state, 0, {"type": "discard", "card": "elf"})
-    state, _ = act(state, 0, {"type": "discard", "card": "peace"})  # the second ends the choice
+    state, first = act(state, 0, {"type": "discard", "card": "elf"})
+    state, second = act(state, 0, {"type": "discard", "card": "peace"})  # the second ends the choice
+    assert [e["data"] for e in of_type(first + second, "discarded")] == [
+        {"seat": 0, "cards": [c], "why": "change_of_fate"} for c in ("elf", "peace")]  # the log says why
     assert sorted(state["hands"][0]) == ["dwarf", "human", "orc", "sabotage"]
     assert state["discard"] == ["elf", "peace", "change_of_fate"]
     assert state["pending"] == []
@@ -95,9 +112,13 @@ def test_card_negotiations_adds_eight_to_a_bid():
 def test_card_shifting_allegiances_exchanges_clans_and_random_cards():
     state = table([["shifting_allegiances", "elf", "elf", "elf"], ["peace", "peace", "peace"]],
                   clans=[["orc"], ["human", "dwarf"]], deck=["elf"] * 3)
-    state, _ = resolved(state, 0, {"type": "play", "card": "shifting_allegiances", "target": 1})
+    state, events = resolved(state, 0, {"type": "play", "card": "shifting_allegiances", "target": 1})
     assert state["clans"] == [["human", "dwarf"], ["orc"]]
     # seat 0 took 2 clans and gives 2 cards; seat 1 took 1 clan and gives 1 card
+    (exchanged,) = of_type(events, "cards_exchanged")
+    assert exchanged["data"] == {"seats": [0, 1], "counts": [2, 1], "how": "random"}
+    mine, theirs = GAME.redact(exchanged, 0)["data"], GAME.redact(exchanged, 1)["data"]
+    assert (mine["gave"], mine["got"]) == (theirs["got"], theirs["gave"]) == (["elf", "elf"], ["peace"])
     assert sorted(state["hands"][0]) == ["elf", "peace"]
     assert sorted(state["hands"][1]) == ["elf", "elf", "peace", "peace"]
 
@@ -111,6 +132,7 @@ def test_card_thievery_look_at_hand_and_take_one_card():
     state, events = act(state, 0, {"type": "take", "card": "negotiations"})
     assert state["hands"] == [["negotiations"], ["elf"], ["orc"]]
     taken = of_type(events, "cards_moved")[0]
+    assert taken["data"] == {"from": 1, "to": 0, "count": 1, "how": "chosen"}
     assert "got" not in GAME.redact(taken, 2)["data"]
     assert GAME.redact(taken, 0)["data"]["got"] == ["negotiations"]
 
@@ -152,3 +174,28 @@ def test_card_clan_adds_one_influence_while_controlled():
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
     state, events = place_bid(state, 1, [])
     assert of_type(events, "bid_won")[0]["data"]["totals"] == {"0": 4, "1": 1}
+
+
+# ----- promotional cards, each its own option (engine 4) ---------------------------------------
+def test_card_savin_is_a_designer_tier_card_of_its_own_option_apart_from_reinforcements():
+    """"[Designer Tier Only] Savin, The Endless": Savin comes without Reinforcements and the
+    other way round; both, or neither (the standard 52)."""
+    for promos, extra in (([], []), (["savin"], ["savin"]), (["reinforcements"], ["reinforcements"]),
+                          (["savin", "reinforcements"], ["reinforcements", "savin"])):
+        options = GAME.validate_options(2, {"promo_cards": promos})
+        assert options["promo_cards"] == sorted(promos)
+        state = GAME.fold(GAME.setup(2, options, SeededRng(b"p", "setup")))
+        every = Counter(state["deck"] + [c for h in state["hands"] for c in h])
+        assert sum(every.values()) == 52 + len(extra)
+        assert [c for c in ("reinforcements", "savin") if every[c]] == extra
+
+
+def test_card_promo_cards_refuses_the_old_bundle_and_unknown_or_repeated_cards():
+    """Engine 4 takes a list; the boolean bundle of engines 1-3 is refused (those versions still
+    take it), as are other cards and a card named twice: each a client error."""
+    for bad in (True, False, ["negotiations"], ["savin", "savin"], "savin"):
+        with pytest.raises(ValueError, match="promo_cards"):
+            GAME.validate_options(2, {"promo_cards": bad})
+    old = registry.get("arkon", "3")
+    assert old.validate_options(2, {"promo_cards": True})["promo_cards"] is True
+    assert len(deck_list({"promo_cards": ["savin"]})) == 53

@@ -7,9 +7,9 @@ from .helpers import GAME
 
 OPTION_SETS = [
     {},
-    {"promo_cards": True},
+    {"promo_cards": ["reinforcements", "savin"]},
     {"roles": True},
-    {"promo_cards": True, "roles": True},
+    {"promo_cards": ["reinforcements", "savin"], "roles": True},
 ]
 
 
@@ -28,10 +28,10 @@ def test_conformance_many_seeds_full_checks(players):
 
 
 def test_options_validation():
-    assert GAME.validate_options(2, {}) == {"promo_cards": False, "roles": False}
+    assert GAME.validate_options(2, {}) == {"promo_cards": [], "roles": False}
     with pytest.raises(ValueError):
         GAME.validate_options(5, {})
     with pytest.raises(ValueError):
         GAME.validate_options(2, {"silver": True})
     described = GAME.describe()["options"]
-    assert described["roles"]["default"] is False and described["promo_cards"]["type"] == "boolean"
+    assert described["roles"]["default"] is False and described["promo_cards"]["type"] == "list"

@@ -12,7 +12,7 @@ from shared.rng import FastRng, SeededRng
 
 from .helpers import GAME
 
-OPTION_SETS = [{}, {"promo_cards": True, "roles": True}]
+OPTION_SETS = [{}, {"promo_cards": ["reinforcements", "savin"], "roles": True}]
 
 
 def random_match(players, options, seed, max_moves=3000):

@@ -1,5 +1,5 @@
 """Every FAQ answer of the rulebook, as a test."""
-from .helpers import GAME, act, moves, of_type, pass_window, place_bid, table
+from .helpers import GAME, act, moves, of_type, pass_window, place_bid, table, with_full_deck
 
 
 def up_for_bid(state, seat, clan, bids):
@@ -39,7 +39,7 @@ def test_faq_general_target_declared_before_anyone_may_counter():
 def test_faq_general_only_one_clan_up_for_bid_at_a_time():
     state = table([["orc", "elf", "peace"], ["desolate"]], phase="bidding", deck=["human"] * 4)
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
-    assert {m["type"] for m in moves(state, 0)} == {"pick", "place"}
+    assert {m["type"] for m in moves(state, 0)} == {"bid"}
 
 
 # ----- Shifting Allegiances --------------------------------------------------------------------
@@ -111,7 +111,9 @@ def test_faq_sabotage_the_bidder_may_sabotage_a_clan_another_player_won():
     assert GAME.to_act(state) == [0]
     assert {"type": "respond", "card": "sabotage"} in moves(state, 0)
     state, _ = act(state, 0, {"type": "respond", "card": "sabotage"})
-    state, _ = act(state, 1, {"type": "refuse"})
+    state, events = act(state, 1, {"type": "refuse"})
+    assert of_type(events, "sabotage_refused")[0]["data"] == {"seat": 1, "saboteur": 0}
+    assert of_type(events, "clan_controlled")[0]["data"] == {"seat": 0, "clan": "orc", "via": "sabotage"}
     assert state["clans"] == [["orc"], []] and "negotiations" in state["discard"]
 
 
@@ -132,12 +134,31 @@ def test_faq_sabotage_must_be_paid_with_exactly_three():
     # 2 + 2 would overpay: a 2 is payable only because a 1 (Peace) can complete it
     payable = ("desolate", "peace", "tactical_reversal", "thievery")
     assert moves(state, 0) == [{"type": "pay", "card": c} for c in payable] + [{"type": "refuse"}]
-    state, _ = act(state, 0, {"type": "pay", "card": "thievery"})
+    state, events = act(state, 0, {"type": "pay", "card": "thievery"})
+    assert of_type(events, "chose")[0]["data"] == {"seat": 0, "card": "thievery", "shown_in_hand": True}
+    assert GAME.view(state, 1)["known"][0] == ["thievery"]  # laid out face up: seen, still in hand
     assert moves(state, 0) == [{"type": "pay", "card": "peace"}, {"type": "refuse"}]
     state, events = act(state, 0, {"type": "pay", "card": "peace"})
     assert of_type(events, "sabotage_paid")[0]["data"]["cards"] == ["thievery", "peace"]
     assert state["clans"][0] == ["orc"]
     assert sorted(state["hands"][0]) == ["desolate", "tactical_reversal"]
+
+
+def test_faq_sabotage_exactly_three_counts_each_card_once_and_a_zero_pays_nothing():
+    """"Pay exactly three influence": a card laid out is not offered again, two 1s cannot make
+    3, and Reinforcements (0) adds nothing, so it is never offered as a payment."""
+    state = sabotage_table(["orc", "negotiations", "peace", "arcane_insight", "change_of_fate", "reinforcements"],
+                           ["sabotage", "elf"], promo=["reinforcements"])
+    state, _ = up_for_bid(state, 0, "orc", [(0, ["negotiations"]), (1, [])])
+    state, _ = act(state, 1, {"type": "respond", "card": "sabotage"})
+    ones = [{"type": "pay", "card": c} for c in ("arcane_insight", "change_of_fate", "peace")]
+    assert moves(state, 0) == ones + [{"type": "refuse"}]
+    state, _ = act(state, 0, {"type": "pay", "card": "peace"})
+    assert moves(state, 0) == ones[:2] + [{"type": "refuse"}]  # Peace is laid out already
+    short = sabotage_table(["orc", "negotiations", "peace", "arcane_insight"], ["sabotage", "elf"])
+    short, _ = up_for_bid(short, 0, "orc", [(0, ["negotiations"]), (1, [])])
+    short, _ = act(short, 1, {"type": "respond", "card": "sabotage"})
+    assert moves(short, 0) == [{"type": "refuse"}]  # 1 + 1 is not 3
 
 
 def test_faq_sabotage_cannot_pay_with_two_twos():
@@ -227,7 +248,7 @@ def test_faq_negotiations_can_only_be_played_as_influence():
     assert moves(state, 0) == [{"type": "end_phase"}]
     state["phase"] = "bidding"
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
-    assert moves(state, 0) == [{"type": "pick", "card": "negotiations"}, {"type": "place"}]
+    assert moves(state, 0) == [{"type": "bid", "cards": []}, {"type": "bid", "cards": ["negotiations"]}]
 
 
 def test_faq_desolate_removes_one_clan_not_all_of_a_type():
@@ -262,6 +283,20 @@ def test_faq_savin_adds_one_passive_influence_not_two():
                   deck=["elf"] * 3)
     state, events = up_for_bid(state, 0, "orc", [(0, []), (1, [])])
     assert of_type(events, "bid_won")[0]["data"]["totals"]["0"] == 2 + 1
+
+
+def test_rule_savin_is_any_one_clan_type_not_two():
+    """Savin "is any one clan type": Savin, an Orc and two Elves make three of a kind or three
+    types, never four; and Savin alone is one clan toward a win."""
+    from shared.games.arkon.scoring import progress
+    state = table([["elf"], ["peace"]], phase="bidding", clans=[["savin", "orc", "elf"], []], promo=True,
+                  deck=["elf"] * 3)
+    state, _ = up_for_bid(state, 0, "elf", [(0, []), (1, [])])
+    state, _ = pass_window(state)
+    assert sorted(state["clans"][0]) == ["elf", "elf", "orc", "savin"] and GAME.outcome(state) is None
+    assert (progress([]), progress(["savin"]), progress(["savin", "orc", "elf", "elf"])) == (0, 1, 3)
+    alone = with_full_deck(table([["elf"], ["peace"]], clans=[["savin"], []], promo=True))
+    assert GAME.heuristic(alone, 0) > GAME.heuristic(alone, 1)
 
 
 def test_rule_savin_is_any_one_clan_type_for_winning():
@@ -398,7 +433,8 @@ def test_rule_vale_may_discard_and_draw_after_a_counter_or_response():
     state, _ = act(state, 0, {"type": "play", "card": "arcane_insight"})
     state, _ = act(state, 1, {"type": "respond", "card": "peace"})
     assert moves(state, 1) == [{"type": "discard", "card": "elf"}, {"type": "decline"}]
-    state, _ = act(state, 1, {"type": "discard", "card": "elf"})
+    state, events = act(state, 1, {"type": "discard", "card": "elf"})
+    assert of_type(events, "discarded")[0]["data"] == {"seat": 1, "cards": ["elf"], "why": "vale"}
     assert state["hands"][1] == ["orc"] and state["hands"][0] == []
     assert state["discard"] == ["peace", "elf", "arcane_insight"]
 
@@ -409,3 +445,75 @@ def test_rule_vale_not_after_sabotage():
     state, _ = up_for_bid(state, 0, "orc", [(0, ["negotiations"]), (1, [])])
     state, _ = act(state, 1, {"type": "respond", "card": "sabotage"})
     assert [d["kind"] for d in state["pending"]] == ["sabotage_pay"]
+
+
+# ----- issue 23: clauses no test pinned (each failed to catch a planted defect) -------------------
+def test_rule_nara_only_on_your_turn_not_when_winning_another_players_bid():
+    """Nara: "Whenever you gain control of a clan *on your turn* through a bid": seat 0 (Nara)
+    winning the Orc seat 1 put up gets no choice; the same win on her own turn does. An Orc is
+    in play in front of seat 1 both times."""
+    mine = table([["orc", "negotiations"], ["peace"]], phase="bidding", turn=0, clans=[[], ["orc"]],
+                 roles=["nara", "vale"], deck=["human"] * 4)
+    mine, _ = up_for_bid(mine, 0, "orc", [(0, []), (1, [])])
+    mine, _ = pass_window(mine)
+    assert mine["clans"][0] == ["orc"] and mine["pending"][-1]["kind"] == "nara"
+    assert moves(mine, 0) == [{"type": "destroy", "seat": 1}, {"type": "decline"}]
+    theirs = table([["negotiations", "peace"], ["orc", "elf"]], phase="bidding", turn=1, clans=[[], ["orc"]],
+                   roles=["nara", "vale"], deck=["human"] * 4)
+    theirs, events = up_for_bid(theirs, 1, "orc", [(1, []), (0, ["negotiations"])])
+    assert of_type(events, "bid_won")[0]["data"]["winner"] == 0
+    theirs, _ = pass_window(theirs)
+    assert theirs["clans"] == [["orc"], ["orc"]] and theirs["bid"] is None
+    assert theirs["pending"] == [] and GAME.to_act(theirs) == [1]
+
+
+def test_rule_nara_may_discard_her_own_other_copy_of_the_clan():
+    """Nara: "you may choose *a matching clan card in play*": her own Orc already in play is one
+    (not the one just gained): she may discard it and keeps the new one."""
+    state = table([["orc", "peace"], ["elf"]], phase="bidding", clans=[["orc", "human"], []],
+                  roles=["nara", "kala"], deck=["human"] * 4)
+    state, _ = up_for_bid(state, 0, "orc", [(0, []), (1, [])])
+    state, _ = pass_window(state)
+    assert moves(state, 0) == [{"type": "destroy", "seat": 0}, {"type": "decline"}]
+    state, events = act(state, 0, {"type": "destroy", "seat": 0})
+    assert of_type(events, "clan_destroyed")[0]["data"] == {"owner": 0, "clan": "orc", "by": "nara"}
+    assert sorted(state["clans"][0]) == ["human", "orc"] and state["discard"][-1] == "orc"
+
+
+def test_rule_iverion_only_as_an_action_never_in_the_bidding_phase():
+    """Iverion: "*As an action* you may discard two cards that share a name": in both action
+    phases, never in the Bidding Phase ("Player may not play cards as actions")."""
+    state = table([["thievery", "thievery", "orc"], ["peace"]], roles=["iverion", "vale"],
+                  deck=["elf", "human", "dwarf"] * 4)
+    assert {"type": "iverion", "card": "thievery"} in moves(state, 0)  # action phase 1
+    state, _ = act(state, 0, {"type": "end_phase"})
+    assert state["phase"] == "bidding"
+    assert not [m for m in moves(state, 0) if m["type"] == "iverion"]
+    state, _ = act(state, 0, {"type": "end_phase"})
+    assert state["phase"] == "action2" and {"type": "iverion", "card": "thievery"} in moves(state, 0)
+
+
+def test_rule_iverion_with_one_card_left_still_looks_at_it():
+    """Iverion "look at the top three cards of the deck. Put one card on the bottom ... and the
+    rest into your hand": a deck of one card is looked at (his private look), and that card is
+    the one put on the bottom; nothing comes into the hand."""
+    state = table([["thievery", "thievery", "elf"], ["peace"]], roles=["iverion", "vale"], deck=["orc"])
+    state, events = act(state, 0, {"type": "iverion", "card": "thievery"})
+    (looked,) = of_type(events, "iverion_looked")
+    assert looked["data"] == {"seat": 0, "count": 1} and looked["private"]["0"]["cards"] == ["orc"]
+    assert GAME.redact(looked, 0)["data"]["cards"] == ["orc"]  # his own log shows it
+    assert GAME.redact(looked, 1) == {"type": "iverion_looked", "data": {"seat": 0, "count": 1}}
+    (bottomed,) = of_type(events, "bottomed")
+    assert bottomed["data"] == {"seat": 0, "to_hand": 0}
+    assert state["deck"] == ["orc"] and state["hands"][0] == ["elf"] and state["phase"] == "bidding"
+
+
+def test_rule_iverion_with_no_card_left_pays_and_ends_the_phase_without_a_look():
+    """Nothing left to look at (deck and discard pile empty): the pair is still discarded (the
+    log says why) and, as the ability takes place at the end of a phase (FAQ), the phase ends."""
+    state = table([["thievery", "thievery", "elf"], ["peace"]], roles=["iverion", "vale"])
+    state, events = act(state, 0, {"type": "iverion", "card": "thievery"})
+    assert of_type(events, "discarded")[0]["data"] == {"seat": 0, "cards": ["thievery"] * 2, "why": "iverion"}
+    assert of_type(events, "iverion_looked")[0]["data"] == {"seat": 0, "count": 0}
+    assert not of_type(events, "bottomed") and state["look"] is None
+    assert state["phase"] == "bidding" and state["hands"][0] == ["elf"] and GAME.to_act(state) == [0]

@@ -1,7 +1,11 @@
 """Rulebook clauses: setup, the four phases, bidding, counters and responses, general rules."""
+import itertools
+
 import pytest
 
 from shared.canonical import encode
+from shared.engine.errors import IllegalMove
+from shared.games.arkon.content import MAX_BID_MOVES
 from shared.rng import SeededRng
 
 from .helpers import GAME, act, moves, of_type, pass_window, place_bid, table
@@ -20,13 +24,13 @@ def test_rule_setup_five_cards_each_from_one_shuffled_deck(players):
 
 
 def test_rule_first_player_is_random():
-    firsts = {GAME.fold(GAME.setup(4, {"promo_cards": False, "roles": False},
+    firsts = {GAME.fold(GAME.setup(4, {"promo_cards": [], "roles": False},
                                    SeededRng(bytes([i]), "setup")))["first"] for i in range(40)}
     assert firsts == {0, 1, 2, 3}
 
 
 def test_rule_setup_shuffle_is_recorded_in_the_event_secret():
-    (ev,) = GAME.setup(2, {"promo_cards": False, "roles": False}, SeededRng(b"x", "setup"))
+    (ev,) = GAME.setup(2, {"promo_cards": [], "roles": False}, SeededRng(b"x", "setup"))
     assert "deck" in ev["secret"] and ev["private"]["0"]["hand"]
     for seat in (0, 1):
         seen = GAME.redact(ev, seat)["data"]
@@ -97,7 +101,7 @@ def test_rule_bids_are_placed_in_order_from_the_bidder_clockwise():
 def test_rule_only_one_clan_up_at_a_time_but_repeatable():
     state = table([["orc", "elf"], ["peace"]], phase="bidding", deck=["human"] * 5)
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
-    assert {m["type"] for m in moves(state, 0)} == {"pick", "place"}  # no second clan up
+    assert {m["type"] for m in moves(state, 0)} == {"bid"}  # no second clan up
     state, _ = place_bid(state, 0, [])
     state, _ = place_bid(state, 1, [])
     state, _ = pass_window(state)
@@ -182,9 +186,8 @@ def test_rule_bidding_a_bid_is_one_placement_of_any_number_of_cards_face_down():
 def test_rule_bidding_placed_cards_leave_the_hand_face_down():
     state = bidding_table()
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
-    state, _ = act(state, 0, {"type": "pick", "card": "negotiations"})
-    assert state["hands"][0] == ["negotiations", "thievery"]  # gathered, not placed yet
-    state, _ = act(state, 0, {"type": "place"})
+    state, events = act(state, 0, {"type": "bid", "cards": ["negotiations"]})
+    assert events[0]["type"] == "bid_placed"  # the whole bid in one move
     assert state["hands"][0] == ["thievery"] and state["bid"]["commit"]["values"]["0"] == ["negotiations"]
 
 
@@ -209,58 +212,69 @@ def test_rule_bidding_everyone_sees_how_many_cards_each_bidder_placed_not_which(
     assert len({v[0] for views in seen.values() for v in views}) == 3  # how many: everyone can
 
 
-def test_rule_bid_draft_is_seen_only_by_its_bidder():
+def test_rule_bidding_any_number_of_cards_every_part_of_the_hand_is_one_move():
+    """"Each player may place any number of cards face down as their bid": every part of the hand,
+    the empty bid and the whole hand included, is one legal move, and nothing else is."""
     state = table([["orc", "negotiations", "thievery", "elf"], ["peace"]], phase="bidding")
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
-    assert moves(state, 0) == [{"type": "pick", "card": c} for c in ("elf", "negotiations", "thievery")] + [
-        {"type": "place"}]
-    state, events = act(state, 0, {"type": "pick", "card": "elf"})
-    assert GAME.view(state, 0)["bid"]["draft"] == ["elf"]
-    assert "draft" not in GAME.view(state, 1)["bid"] and moves(state, 1) == []
-    assert GAME.redact(events[0], 1) == {"type": "bid_drafted", "data": {"seat": 0}}
-    assert GAME.view(state, 1)["hand_sizes"] == [3, 1]
-    assert moves(state, 0) == [{"type": "pick", "card": "negotiations"}, {"type": "pick", "card": "thievery"},
-                               {"type": "unpick", "card": "elf"}, {"type": "place"}]
-    state, events = act(state, 0, {"type": "unpick", "card": "elf"})
-    assert GAME.redact(events[0], 1) == {"type": "bid_drafted", "data": {"seat": 0}}  # pick or unpick: unseen
-    assert GAME.view(state, 0)["bid"]["draft"] == []
+    hand = ["elf", "negotiations", "thievery"]
+    parts = [[], ["thievery"], ["negotiations"], ["negotiations", "thievery"],
+             ["elf"], ["elf", "thievery"], ["elf", "negotiations"], hand]
+    assert moves(state, 0) == [{"type": "bid", "cards": part} for part in parts]
+    assert moves(state, 1) == []  # not seat 1's turn to bid yet
+    with pytest.raises(IllegalMove):
+        act(state, 0, {"type": "bid", "cards": ["peace"]})  # not in the hand
+    with pytest.raises(IllegalMove):
+        act(state, 0, {"type": "bid", "cards": ["elf", "elf"]})  # one Elf only
+    state, events = act(state, 0, {"type": "bid", "cards": hand})
+    assert state["hands"][0] == [] and state["bid"]["counts"] == {"0": 3}
+    assert GAME.redact(events[0], 1) == {"type": "bid_placed", "data": {"seat": 0, "count": 3}}
 
 
-
-def test_rule_bid_a_card_put_back_cannot_be_picked_again_so_gathering_ends():
-    """Changing one's mind is allowed once per card: a card put back stays out of this bid (any
-    bid can still be gathered by picking its cards directly), so a seat cannot gather forever."""
-    state = table([["orc", "negotiations", "peace", "peace"], ["elf"]], phase="bidding")
-    state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
-    state, _ = act(state, 0, {"type": "pick", "card": "peace"})
-    state, _ = act(state, 0, {"type": "unpick", "card": "peace"})
-    assert moves(state, 0) == [{"type": "pick", "card": "negotiations"}, {"type": "place"}]
-    assert GAME.view(state, 0)["bid"]["put_back"] == ["peace"]
-    assert "put_back" not in GAME.view(state, 1)["bid"]
-    state, _ = act(state, 0, {"type": "pick", "card": "negotiations"})
-    state, _ = act(state, 0, {"type": "unpick", "card": "negotiations"})
-    assert moves(state, 0) == [{"type": "place"}]
-    state, _ = act(state, 0, {"type": "place"})
-    assert state["bid"]["put_back"] == [] and state["bid"]["counts"] == {"0": 0}
-
-def test_rule_bid_moves_stay_short_with_duplicate_cards():
-    """One pick per distinct card (duplicates are picked one at a time), one unpick per distinct
-    picked card, one place: the list never grows with the number of possible bids."""
+def test_rule_bid_copies_of_a_card_are_alike_so_the_parts_of_a_full_hand_stay_at_most_256():
+    """The hand limit is 8, so a bid is one of at most 2 ** 8 = 256 parts of the hand; copies of
+    a card are alike (three Conquests give 4 choices: none to three), never a repeated move."""
     state = table([["orc"] + ["conquest"] * 3 + ["peace"] * 3, ["elf"]], phase="bidding")
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
-    state, _ = act(state, 0, {"type": "pick", "card": "conquest"})
-    state, _ = act(state, 0, {"type": "pick", "card": "conquest"})
-    assert moves(state, 0) == [{"type": "pick", "card": "conquest"}, {"type": "pick", "card": "peace"},
-                               {"type": "unpick", "card": "conquest"}, {"type": "place"}]
-    state, _ = act(state, 0, {"type": "pick", "card": "conquest"})
-    assert {"type": "pick", "card": "conquest"} not in moves(state, 0)
+    listed = moves(state, 0)
+    assert len(listed) == 4 * 4 and len({encode(m) for m in listed}) == len(listed)
+    assert {"type": "bid", "cards": ["conquest", "conquest", "peace"]} in listed
+    eight = ["arcane_insight", "change_of_fate", "conquest", "desolate", "negotiations", "peace",
+             "sabotage", "thievery"]
+    full = table([["orc", *eight], ["elf"]], phase="bidding")
+    full, _ = act(full, 0, {"type": "put_up", "card": "orc"})
+    assert len(moves(full, 0)) == 2 ** 8 == MAX_BID_MOVES  # 8 different cards: the most there is
+
+
+def test_rule_bid_decision_explored_exhaustively_reaches_every_part_and_never_repeats():
+    """Issue 23's check for Arkon: from the start of one seat's bid decision, no sequence of that
+    seat's moves brings the decision back to a state it was in, and every part of the hand the
+    rulebook allows ("any number of cards") is reachable. Explored over every state the seat's
+    own moves reach while its bid is still open."""
+    hand = ["elf", "elf", "negotiations", "peace", "peace", "sabotage", "thievery"]
+    state = table([["orc", *hand], ["dwarf"]], phase="bidding")
+    state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
+    seen, reached, frontier = {encode(GAME.view(state, 0))}, set(), [state]
+    while frontier:
+        s = frontier.pop()
+        for move in moves(s, 0):
+            after, events = act(s, 0, move)
+            if "0" not in after["bid"]["counts"]:  # still deciding: must be a new state
+                key = encode(GAME.view(after, 0))
+                assert key not in seen, f"the bid decision came back to a state it was in after {move}"
+                seen.add(key)
+                frontier.append(after)
+            else:
+                (placed,) = of_type(events, "bid_placed")
+                reached.add(tuple(placed["private"]["0"]["cards"]))
+    every_part = {tuple(sorted(c)) for r in range(len(hand) + 1) for c in itertools.combinations(hand, r)}
+    assert reached == every_part and len(every_part) == 3 * 2 * 3 * 2 * 2  # copies alike
 
 
 def test_rule_empty_hand_bids_nothing_automatically():
     state = table([["orc", "thievery"], []], phase="bidding", deck=["elf"] * 4)
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
-    state, _ = act(state, 0, {"type": "pick", "card": "thievery"})
-    state, events = act(state, 0, {"type": "place"})
+    state, events = act(state, 0, {"type": "bid", "cards": ["thievery"]})
     placed = [e["data"] for e in of_type(events, "bid_placed")]
     assert placed == [{"seat": 0, "count": 1}, {"seat": 1, "count": 0}]
     assert state["clans"][0] == ["orc"]  # nobody holds a card, so no Sabotage window either
@@ -295,12 +309,16 @@ def action_table(**kw):
 
 def test_rule_window_opens_on_the_left_and_passes_clockwise():
     state = action_table(turn=0)
-    state, _ = act(state, 0, {"type": "play", "card": "desolate", "target": 1, "clan": "orc"})
+    state, events = act(state, 0, {"type": "play", "card": "desolate", "target": 1, "clan": "orc"})
+    assert events[0]["data"] == {"card": "desolate", "target": 1, "clan": "orc", "seat": 0}
+    assert GAME.view(state, 2)["action"] == {"card": "desolate", "target": 1, "clan": "orc", "seat": 0,
+                                             "status": "window", "reverser": None}
     order = []
     while state["window"]:
         (seat,) = GAME.to_act(state)
         order.append(seat)
-        state, _ = act(state, seat, {"type": "pass"})
+        state, events = act(state, seat, {"type": "pass"})
+        assert events[0] == {"type": "passed", "data": {"seat": seat}}
     assert order == [1, 2, 3]
     assert state["clans"][1] == [] and state["discard"] == ["orc", "desolate"]
 
@@ -309,7 +327,8 @@ def test_rule_counter_with_a_card_of_the_same_name_negates_the_action():
     state = action_table()
     state, _ = act(state, 0, {"type": "play", "card": "desolate", "target": 1, "clan": "orc"})
     assert {"type": "counter", "card": "desolate"} in moves(state, 1)
-    state, _ = act(state, 1, {"type": "counter", "card": "desolate"})
+    state, events = act(state, 1, {"type": "counter", "card": "desolate"})
+    assert of_type(events, "countered")[0]["data"] == {"seat": 1, "card": "desolate", "as": "counter"}
     assert state["clans"][1] == ["orc"]
     assert state["discard"] == ["desolate", "desolate"]
 
@@ -349,7 +368,9 @@ def test_rule_hand_limit_eight_on_every_draw():
     state = table([["elf"] * 8, ["orc"] * 7], deck=["human"] * 10, phase="action2")
     state, events = act(state, 0, {"type": "end_phase"})
     assert [len(h) for h in state["hands"]] == [8, 8]
-    assert [e["data"]["seat"] for e in of_type(events, "drew")] == [1]
+    (drew,) = of_type(events, "drew")
+    assert drew["data"] == {"seat": 1, "count": 1}
+    assert GAME.redact(drew, 1)["data"]["cards"] == ["human"] and "cards" not in GAME.redact(drew, 0)["data"]
 
 
 def test_rule_hand_limit_on_gaining_cards():
@@ -361,16 +382,52 @@ def test_rule_hand_limit_on_gaining_cards():
     assert len(state["hands"][1]) == 8
 
 
-def test_rule_lost_bid_cards_return_up_to_the_hand_limit():
-    # Reinforcements can make a losing bid larger than the room left in hand.
-    state = table([["orc", "negotiations"], ["reinforcements"] + ["elf"] * 7], phase="bidding",
-                  deck=["human", "dwarf", "orc"], promo=True)
+def test_rule_lost_bid_cards_return_up_to_the_hand_limit_and_their_owner_chooses_which():
+    """"Players who lose the bid return all bid cards to their hand", up to 8 (General Rules):
+    Reinforcements can make a losing bid larger than the room left, and the owner (not the
+    order of a list) chooses which cards to keep; the others are discarded, face up as the bid
+    was revealed. The Sabotage window opens only once the choice is made."""
+    for keep in (["human"], ["dwarf"]):
+        state = table([["orc", "negotiations"], ["reinforcements"] + ["elf"] * 6 + ["sabotage"]],
+                      phase="bidding", deck=["human", "dwarf", "orc"], promo=["reinforcements"])
+        state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
+        state, _ = place_bid(state, 0, ["negotiations"])
+        state, events = place_bid(state, 1, ["reinforcements"])
+        data = of_type(events, "bid_won")[0]["data"]
+        assert data["returned"] == {} and data["choosing"] == {"1": 1}
+        assert GAME.to_act(state) == [1] and state["window"] is None  # no Sabotage yet
+        assert moves(state, 1) == [{"type": "keep", "cards": ["human"]}, {"type": "keep", "cards": ["dwarf"]}]
+        state, events = act(state, 1, {"type": "keep", "cards": keep})
+        (returned,) = of_type(events, "bid_returned")
+        other = ({"human", "dwarf"} - set(keep)).pop()
+        assert returned["data"] == {"seat": 1, "kept": keep, "discarded": [other]}
+        assert len(state["hands"][1]) == 8 and keep[0] in state["hands"][1] and other in state["discard"]
+        assert GAME.to_act(state) == [1] and {"type": "respond", "card": "sabotage"} in moves(state, 1)
+
+
+def test_rule_lost_bid_choices_go_in_bid_order_and_a_bid_that_fits_comes_back_whole():
+    state = table([["orc", "negotiations"], ["reinforcements"] + ["elf"] * 7, ["thievery", "peace"]],
+                  phase="bidding", deck=["human", "dwarf", "orc", "orc"], promo=True)
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
     state, _ = place_bid(state, 0, ["negotiations"])
-    state, events = place_bid(state, 1, ["reinforcements"])
+    state, _ = place_bid(state, 1, ["reinforcements"])
+    state, events = place_bid(state, 2, ["thievery"])
     data = of_type(events, "bid_won")[0]["data"]
-    assert data["returned"] == {"1": ["human"]} and data["overflow"] == {"1": ["dwarf"]}
-    assert len(state["hands"][1]) == 8 and "dwarf" in state["discard"]
+    assert data == {"winner": 0, "clan": "orc", "totals": {"0": 10, "1": 4, "2": 2},
+                    "returned": {"2": ["thievery"]}, "choosing": {"1": 1}}
+    assert state["hands"][2] == ["peace", "thievery"]
+    assert GAME.to_act(state) == [1] and moves(state, 2) == []
+
+
+def test_rule_lost_bid_that_exactly_fills_the_hand_comes_back_without_a_choice():
+    """A hand of 8 bids one card and loses: the card fits exactly, so it comes back at once."""
+    state = table([["orc", "negotiations"], ["elf"] * 7 + ["peace"]], phase="bidding", deck=["human"] * 4)
+    state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
+    state, _ = place_bid(state, 0, ["negotiations"])
+    state, events = place_bid(state, 1, ["peace"])
+    data = of_type(events, "bid_won")[0]["data"]
+    assert data["returned"] == {"1": ["peace"]} and data["choosing"] == {}
+    assert len(state["hands"][1]) == 8 and state["pending"] == [] and not of_type(events, "asked")
 
 
 def test_rule_give_up_only_as_many_cards_as_you_have():
@@ -411,7 +468,9 @@ def win_by_bid(clans, clan):
 
 def test_rule_win_with_four_different_clans():
     state = win_by_bid(["human", "orc", "dwarf"], "elf")
-    assert GAME.outcome(state).ranks == [1, 2]
+    result = GAME.outcome(state)
+    assert result.ranks == [1, 2] and result.scores == [1.0, 0.0]  # no points: the winner scores 1
+    assert result.details == {"clans": [["human", "orc", "dwarf", "elf"], []]}
     assert all(moves(state, s) == [] for s in range(2))
 
 

@@ -122,3 +122,24 @@ def test_example_sample_play_step_5_extra_draw_for_putting_up_a_clan():
     assert draws == [(P1, 1), (P1, 1), (BRIAN, 1), (SARAH, 1)]
     assert [len(h) for h in state["hands"]] == [sizes[0] + 2, sizes[1] + 1, sizes[2] + 1]
     assert state["turn"] == BRIAN and state["phase"] == "action1"
+
+
+def test_example_sample_play_step_5_if_he_did_not_win_the_clan_he_still_draws_the_extra_card():
+    """Step 5: "Note, that if he did not win the Clan ... he would still draw only 1 extra card":
+    the same turn with Player One bidding only Desolate (2 + 3 = 5 against Sarah's 8), so Sarah
+    wins the Orc; in Phase 4 he still draws the extra card for having put a clan up."""
+    state, _ = act(after_step_1(), P1, {"type": "end_phase"})
+    state, _ = act(state, P1, {"type": "put_up", "card": "orc"})
+    state, _ = place_bid(state, P1, ["desolate"])
+    state, _ = place_bid(state, BRIAN, ["thievery", "tactical_reversal"])
+    state, events = place_bid(state, SARAH, ["negotiations"])
+    won = of_type(events, "bid_won")[0]["data"]
+    assert won["winner"] == SARAH and won["totals"] == {"0": 5, "1": 4, "2": 8}
+    state, _ = pass_window(state)
+    assert state["clans"] == [[], [], ["orc"]] and state["put_up"]
+    state, _ = act(state, P1, {"type": "end_phase"})
+    sizes = [len(h) for h in state["hands"]]
+    state, events = act(state, P1, {"type": "end_phase"})
+    draws = [(e["data"]["seat"], e["data"]["count"]) for e in of_type(events, "drew")]
+    assert draws == [(P1, 1), (P1, 1), (BRIAN, 1), (SARAH, 1)]
+    assert [len(h) for h in state["hands"]] == [sizes[0] + 2, sizes[1] + 1, sizes[2] + 1]

@@ -90,7 +90,7 @@ def test_remembered_cards_are_always_in_that_hand_during_random_play():
     remembered_seen = 0
     for players in (2, 3, 4):
         for seed in range(4):
-            opts = GAME.validate_options(players, {"promo_cards": True, "roles": True})
+            opts = GAME.validate_options(players, {"promo_cards": ["reinforcements", "savin"], "roles": True})
             state = GAME.fold(GAME.setup(players, opts, SeededRng(f"mem-{seed}".encode(), "setup")))
             rng = FastRng(seed)
             while GAME.outcome(state) is None:

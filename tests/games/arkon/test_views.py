@@ -39,7 +39,8 @@ def test_view_holds_own_hand_sizes_clans_discard_deck_size_and_turn():
 def test_view_never_shows_other_hands_or_the_deck():
     state = table([["negotiations"], ["sabotage"], ["conquest"]], deck=["savin"], promo=True)
     for seat, own in ((0, b"negotiations"), (1, b"sabotage"), (2, b"conquest")):
-        raw = encode(GAME.view(state, seat))
+        # (the options name the promotional cards in the deck: public, as at the table)
+        raw = encode({k: v for k, v in GAME.view(state, seat).items() if k != "options"})
         assert own in raw
         assert all(c not in raw for c in (b"negotiations", b"sabotage", b"conquest", b"savin") if c != own)
     assert GAME.view(state, None)["hand"] is None
@@ -49,14 +50,14 @@ def test_view_during_bidding_who_has_bid_how_many_cards_and_your_own_bid():
     state = table([["orc", "negotiations"], ["desolate", "conquest"], ["elf"]], phase="bidding")
     state, _ = act(state, 0, {"type": "put_up", "card": "orc"})
     state, _ = place_bid(state, 0, ["negotiations"])
-    state, _ = act(state, 1, {"type": "pick", "card": "conquest"})
+    state, _ = place_bid(state, 1, ["conquest"])
     mine, other = GAME.view(state, 0)["bid"], GAME.view(state, 2)["bid"]
-    assert mine["commit"]["committed"] == [0] and mine["commit"]["mine"] == ["negotiations"]
-    assert other["commit"]["committed"] == [0] and "mine" not in other["commit"]
-    assert mine["counts"] == other["counts"] == {"0": 1}
+    assert mine["commit"]["committed"] == [0, 1] and mine["commit"]["mine"] == ["negotiations"]
+    assert other["commit"]["committed"] == [0, 1] and "mine" not in other["commit"]
+    assert mine["counts"] == other["counts"] == {"0": 1, "1": 1}
     assert b"negotiations" not in encode(other) and b"conquest" not in encode(other)
-    assert GAME.view(state, 1)["bid"]["draft"] == ["conquest"]
-    assert "draft" not in GAME.view(state, 0)["bid"] and "draft" not in GAME.view(state, None)["bid"]
+    assert GAME.view(state, 1)["bid"]["commit"]["mine"] == ["conquest"]
+    assert b"conquest" not in encode(GAME.view(state, 0)["bid"]) and b"conquest" not in encode(GAME.view(state, None))
 
 
 def test_determinize_keeps_what_the_seat_knows_and_the_sizes():
@@ -80,16 +81,17 @@ def test_determinize_mid_bid_keeps_own_bid_and_hides_others():
     state, _ = act(state, turn, {"type": "put_up", "card": "orc"})
     state, _ = place_bid(state, turn, state["hands"][turn][:2])
     nxt = (turn + 1) % 3
-    state, _ = act(state, nxt, {"type": "pick", "card": min(state["hands"][nxt])})
+    state, _ = place_bid(state, nxt, [min(state["hands"][nxt])])
     for seat in range(3):
         v = GAME.view(state, seat)
         twin = GAME.determinize(v, seat, FastRng(seat))
         assert encode(GAME.view(twin, seat)) == encode(v)
         assert GAME.legal_moves(twin, seat) == GAME.legal_moves(state, seat)
-        if seat != turn:  # the placed bid: as many cards as everyone saw, none the seat holds
-            assert len(twin["bid"]["commit"]["values"][str(turn)]) == 2
-        else:
-            assert twin["bid"]["commit"]["values"][str(turn)] == state["bid"]["commit"]["values"][str(turn)]
+        for bidder, count in ((turn, 2), (nxt, 1)):
+            if seat != bidder:  # a placed bid: as many cards as everyone saw
+                assert len(twin["bid"]["commit"]["values"][str(bidder)]) == count
+            else:
+                assert twin["bid"]["commit"]["values"][str(bidder)] == state["bid"]["commit"]["values"][str(bidder)]
 
 
 def test_determinize_thievery_knows_the_peeked_hand():

@@ -25,6 +25,8 @@ from .players import Players
 from .queue import Queue
 from .settings import Limits
 from .tables import Tables
+from .tournaments.routes import blp as tournaments_blp
+from .tournaments.service import Tournaments
 
 blp = Blueprint("matchmaking", __name__, url_prefix="/v1", description="Players, games, tables and the queue")
 
@@ -295,6 +297,7 @@ def build(client: redis.Redis, config: Config, limits: Limits | None = None) -> 
     inbox = Inbox(client)
     return {"players": players, "inbox": inbox, "limits": limits,
             "tables": Tables(client, players, former, inbox, limits),
+            "tournaments": Tournaments(client, players, former, inbox),
             "queue": Queue(client, players, former, max_live_tickets=limits.max_live_tickets)}
 
 
@@ -305,4 +308,5 @@ def create_app(config: Config | None = None):
     registry.load_all()
     app.extensions.update(build(client, config))
     api.register_blueprint(blp)
+    api.register_blueprint(tournaments_blp)
     return app

@@ -2,9 +2,9 @@
 next step of each format."""
 from __future__ import annotations
 
-from services.matchmaking.tournaments import fold as f
-from services.matchmaking.tournaments.log import build_records, verify
-from services.matchmaking.tournaments.points import arena_points, table_points
+from shared.tournaments import fold as f
+from shared.tournaments.chain import build_records, verify
+from shared.tournaments.points import arena_points, table_points
 
 
 def created(fmt="swiss", size=2, **kw):

@@ -7,7 +7,7 @@ from itertools import combinations
 
 from hypothesis import given, settings, strategies as st
 
-from services.matchmaking.tournaments.pairing import arena, met_counts, pods, roundrobin, swiss
+from shared.tournaments.pairing import arena, met_counts, pods, roundrobin, swiss
 
 FAST = settings(max_examples=60, deadline=None)
 

@@ -1,5 +1,3 @@
-"""Tournaments: Swiss, round robin and arena events run over ordinary matches (docs/tournaments.md).
-
-``pairing`` holds the pure pairing functions, ``points`` the scoring scheme, ``fold`` derives a
-tournament's rounds and standings from its own hash-chained log (``log``); ``service`` is the
-Redis-backed side the API and the consumer use."""
+"""Tournaments in the matchmaking service (docs/tournaments.md): the Redis-backed log (``log``),
+the service the API and the consumer use (``service``), the routes (``routes``). The pure side —
+pairing, points, the fold into rounds and standings — is ``shared.tournaments``."""

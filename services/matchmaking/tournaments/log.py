@@ -1,6 +1,4 @@
-"""A tournament's own event log, hash-chained with the record format of a match's log
-(``shared.eventstore.chain``: seq, type, data, at, engine, hidden_digest, prev_hash, hash; a
-tournament has no hidden parts, so ``hidden_digest`` is null and no seed is needed).
+"""A tournament's own event log (records as ``shared.tournaments.chain`` seals them).
 
 Stored as one Redis list per tournament, ``{t:<id>}:log``, appended with the expected length
 (optimistic concurrency, as for a match): of two racing appends on one version exactly one wins.
@@ -12,9 +10,7 @@ import time
 import redis
 
 from shared.canonical import dumps, loads
-from shared.eventstore.chain import GENESIS, seal, verify_chain
-
-ENGINE = "tournament/1"
+from shared.tournaments.chain import build_records
 
 
 class Conflict(Exception):
@@ -23,18 +19,6 @@ class Conflict(Exception):
 
 def log_key(tournament_id: str) -> str:
     return f"{{t:{tournament_id}}}:log"
-
-
-def build_records(prev: list[dict], events: list[dict], at: float) -> list[dict]:
-    """Seal ``events`` ({"type", "data"}) as the records following ``prev``."""
-    head = prev[-1]["hash"] if prev else GENESIS
-    out = []
-    for i, ev in enumerate(events, start=len(prev) + 1):
-        rec = seal({"seq": i, "type": ev["type"], "data": ev["data"], "at": round(at, 3), "engine": ENGINE},
-                   head, b"")
-        head = rec["hash"]
-        out.append(rec)
-    return out
 
 
 class TournamentLog:
@@ -63,8 +47,3 @@ class TournamentLog:
             except redis.WatchError:
                 raise Conflict(tournament_id) from None
         return expected + records
-
-
-def verify(records: list[dict]) -> tuple[bool, str | None]:
-    """(valid, reason) of a tournament log's chain."""
-    return verify_chain(records)

@@ -32,7 +32,7 @@ from ..inbox import Inbox
 from ..players import Players
 from ..queue import rating_key
 from ..slot import key
-from . import fold as f
+from shared.tournaments import fold as f
 from .log import Conflict, TournamentLog
 from .settings import TournamentLimits
 

@@ -37,6 +37,7 @@ from .log import Conflict, TournamentLog
 from .settings import TournamentLimits
 
 INDEX = key("tournaments")  # sorted set: id -> created time
+RUNNING = "mm:tournaments:running"  # set: the tournaments the sweep advances
 MAX_PAGE = 200
 FORMATS = ("swiss", "round-robin", "arena")
 
@@ -107,8 +108,11 @@ class Tournaments:
             raise _err(409, "the tournament changed meanwhile; try again", "tournament-changed") from None
         state = f.fold(records)
         self.r.hset(summary_key(tid), "status", state["status"])
-        if state["status"] == "finished":
+        if state["status"] == "running":
+            self.r.sadd(RUNNING, tid)
+        elif state["status"] == "finished":
             self.r.srem(organiser_key(state["settings"]["organiser"]), tid)
+            self.r.srem(RUNNING, tid)
         return state
 
     # ----- organising --------------------------------------------------------------------------
@@ -274,11 +278,18 @@ class Tournaments:
             data = {"match_id": message["match_id"], "ranks": outcome.get("ranks"), "teams": outcome.get("teams"),
                     "head_hash": message.get("head_hash"), "status": message.get("status"),
                     "abandoned": message.get("abandoned")}
+            table = next((t for r in state["rounds"] for t in r["tables"] if t["match_id"] == message["match_id"]), None)
+            if table is None:  # not one of this tournament's pairings (an index entry left over): ignore
+                return
             if not data["ranks"]:  # a match that ended without ranks (aborted): nobody scores
-                table = next(t for r in state["rounds"] for t in r["tables"] if t["match_id"] == message["match_id"])
                 data["ranks"] = [len(table["entrants"])] * len(table["entrants"])
+            events = [{"type": "match.recorded", "data": data}]
+            for seat in message.get("abandoned") or []:  # a player who abandoned: withdrawn after the forfeit
+                entrant = table["entrants"][seat] if seat < len(table["entrants"]) else None
+                if entrant and entrant not in state["withdrawn"] and state["entrants"][entrant].get("player_id"):
+                    events.append({"type": "entrant.withdrew", "data": {"entrant_id": entrant, "abandoned": True}})
             try:
-                self.log.append(tid, records, [{"type": "match.recorded", "data": data}])
+                self.log.append(tid, records, events)
                 break
             except Conflict:
                 continue
@@ -288,11 +299,9 @@ class Tournaments:
     def sweep(self) -> int:
         """Advance every running tournament (arena pairings, and repair after a crash)."""
         n = 0
-        for raw in self.r.zrange(INDEX, 0, -1):
-            tid = raw.decode()
-            if self.r.hget(summary_key(tid), "status") == b"running":
-                self.advance(tid)
-                n += 1
+        for raw in self.r.smembers(RUNNING):
+            self.advance(raw.decode())
+            n += 1
         return n
 
     # ----- listing and export ------------------------------------------------------------------

@@ -121,3 +121,22 @@ def test_limits_on_entrants_and_open_tournaments(client):
         svc.create("org2", {"game": "duel", "format": "swiss", "players_per_match": 2, "rounds": 1,
                             "max_entrants": 4})
     assert err.value.status == 422
+
+
+def test_entrants_racing_each_other_are_all_entered(client):
+    svc = service(client)
+    t = svc.create("org", {"game": "duel", "format": "round-robin", "players_per_match": 2, "options": {}})
+    errors = []
+
+    def go():
+        try:
+            service(client).enter(t["tournament_id"], "org", bot="random")
+        except ApiError as err:  # pragma: no cover - the failure this test looks for
+            errors.append(err)
+
+    threads = [threading.Thread(target=go) for _ in range(6)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors and svc.get(t["tournament_id"])["entrants"] == 6

@@ -157,6 +157,17 @@ class Tournaments:
         return f.present(state)
 
     def enter(self, tid: str, caller: str, bot: str | None = None) -> dict:
+        """Enter the caller (or, for the organiser, a bot); entrants racing each other are all
+        entered (a lost append re-reads the log and tries again)."""
+        for _ in range(9):
+            try:
+                return self._enter(tid, caller, bot)
+            except ApiError as err:
+                if err.slug != "tournament-changed":
+                    raise
+        return self._enter(tid, caller, bot)
+
+    def _enter(self, tid: str, caller: str, bot: str | None) -> dict:
         records, state = self.state(tid)
         s = state["settings"]
         if state["status"] != "open":

@@ -1,7 +1,8 @@
 """A tournament's state, derived by a pure fold of its log; standings and the next pairing are
 pure functions of that state (and, for an arena, of the time).
 
-Events: ``tournament.created`` (the settings), ``entrant.entered``, ``entrant.withdrew``,
+Events: ``tournament.created`` (the settings), ``entrant.invited`` (an invitation: nobody is
+seated by it), ``entrant.entered``, ``entrant.withdrew``,
 ``tournament.started``, ``round.paired`` (tables with their match ids, byes), ``match.recorded``
 (a finished match's ranks per seat, teams, head hash), ``tournament.finished``.
 """
@@ -23,11 +24,14 @@ def fold(records: list[dict]) -> dict:
 def apply(state: dict, rec: dict) -> None:
     t, d = rec["type"], rec["data"]
     if t == "tournament.created":
-        state.update(settings=d, status="open", entrants={}, order=[], withdrawn=set(), rounds=[],
+        state.update(settings=d, status="open", entrants={}, order=[], withdrawn=set(), rounds=[], invited={},
                      results={}, started_at=None, finished_at=None, version=0, head_hash=None)
+    elif t == "entrant.invited":
+        state["invited"][d["player_id"]] = d["name"]
     elif t == "entrant.entered":
         state["entrants"][d["entrant_id"]] = d
         state["order"].append(d["entrant_id"])
+        state["invited"].pop(d.get("player_id"), None)  # an invitation accepted
     elif t == "entrant.withdrew":
         state["withdrawn"].add(d["entrant_id"])
         if state["status"] == "open":  # before the start a withdrawal simply leaves
@@ -207,7 +211,8 @@ def present(state: dict) -> dict:
                                  "options", "turn_seconds", "max_entrants", "organiser", "created_at")}
     out.update(status=state["status"], rounds_planned=s.get("rounds"), rounds=rounds, standings=standings(state),
                entrants=len(state["order"]), started_at=state["started_at"], finished_at=state["finished_at"],
-               version=state["version"], head_hash=state["head_hash"])
+               version=state["version"], head_hash=state["head_hash"],
+               invited=sorted(state["invited"]) if state["status"] == "open" else [])
     if s["format"] == "arena" and state["started_at"] is not None:
         out["ends_at"] = arena_end(state)
     return out

@@ -140,3 +140,32 @@ def test_entrants_racing_each_other_are_all_entered(client):
     for th in threads:
         th.join()
     assert not errors and svc.get(t["tournament_id"])["entrants"] == 6
+
+
+def test_an_invited_player_is_told_and_seated_only_once_it_enters(client):
+    svc = service(client)
+    players = Players(client)
+    org = players.create("organiser")["player_id"]
+    guest = players.create("guest")["player_id"]
+    shy = players.create("shy")["player_id"]
+    t = svc.create(org, {"game": "duel", "format": "round-robin", "players_per_match": 2, "options": {}})
+    tid = t["tournament_id"]
+    with pytest.raises(ApiError) as err:
+        svc.invite(tid, guest, shy)
+    assert err.value.status == 403
+    for who in (guest, shy):
+        svc.invite(tid, org, who)
+    assert svc.get(tid)["invited"] == sorted([guest, shy])
+    kinds = [(k, d["tournament_id"]) for _, k, d in Inbox(client).read(shy, "0-0")]
+    assert kinds == [("tournament_invitation", tid)]
+    svc.enter(tid, guest)  # accepts
+    svc.enter(tid, org, bot="random")
+    svc.start(tid, org)
+    t = svc.get(tid)
+    seated = {e for rnd in t["rounds"] for m in rnd["matches"] for e in m["entrants"]} | \
+        {b for rnd in t["rounds"] for b in rnd["byes"]}
+    names = {row["entrant_id"]: row.get("player_id") for row in t["standings"]}
+    assert guest in {names[e] for e in seated} and shy not in names.values()
+    with pytest.raises(ApiError) as err:
+        svc.invite(tid, org, shy)
+    assert err.value.status == 409

@@ -73,10 +73,14 @@ class EntrantsResource(MethodView):
     @blp.alt_response(404, description="no such tournament", content_type=PROBLEM)
     @blp.alt_response(409, description="entries are closed, the tournament is full, or you entered already",
                       content_type=PROBLEM)
-    @blp.alt_response(422, description="a bot level the game does not offer", content_type=PROBLEM)
+    @blp.alt_response(422, description="a bot level the game does not offer, or an unknown player invited",
+                      content_type=PROBLEM)
     def post(self, body, tournament_id):
-        """Enter the tournament yourself ({}), or, as its organiser, enter a bot ({"bot": level}).
-        Entering is your consent to be seated in its matches."""
+        """Enter the tournament yourself ({}); as its organiser, enter a bot ({"bot": level}) or invite
+        a player ({"invite": player_id}: the answer names the invitation, 201). Entering is your
+        consent to be seated in its matches; an invitation alone never seats anyone."""
+        if "invite" in body:
+            return _svc().invite(tournament_id, _player_id(), body["invite"])
         return _svc().enter(tournament_id, _player_id(), body.get("bot"))
 
 

@@ -31,10 +31,19 @@ class EntrantIn(Schema):
     bot = fields.String(validate=validate.OneOf(BOT_LEVELS), metadata={
         "description": "the organiser enters a bot of this level (each entry a distinct entrant); "
                        "without it the caller enters"})
+    invite = fields.String(validate=validate.Length(min=1, max=200), metadata={
+        "description": "the organiser invites this player (told on its stream); only the player's own "
+                       "entry ({}) accepts, and only a player who entered is ever seated"})
+
+    @validates_schema
+    def one_kind(self, data, **_):
+        if "bot" in data and "invite" in data:
+            raise ValidationError("either bot or invite, not both")
 
 
 class EntrantOut(Schema):
     tournament_id = fields.String()
+    invited = fields.String(metadata={"description": "the player invited (an invitation, not an entry)"})
     entrant_id = fields.String()
     player_id = fields.String()
     bot = fields.String()
@@ -88,6 +97,7 @@ class TournamentOut(TournamentSummary):
     options = fields.Dict()
     turn_seconds = fields.Float(allow_none=True)
     max_entrants = fields.Integer()
+    invited = fields.List(fields.String(), metadata={"description": "players invited who have not entered"})
     standings = fields.List(fields.Nested(StandingOut))
     version = fields.Integer(metadata={"description": "the tournament log's length"})
     head_hash = fields.String(metadata={"description": "the hash of the tournament log's last record"})

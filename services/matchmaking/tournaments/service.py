@@ -192,6 +192,27 @@ class Tournaments:
         self._append(tid, records, [{"type": "entrant.entered", "data": entrant}])
         return {"tournament_id": tid, **entrant}
 
+    def invite(self, tid: str, caller: str, player_id: str) -> dict:
+        """The organiser invites a player: recorded in the log and told on the player's stream. The
+        player accepts by entering itself; until then it is never seated."""
+        records, state = self.state(tid)
+        if caller != state["settings"]["organiser"]:
+            raise _err(403, "only the organiser invites players", "not-organiser")
+        if state["status"] != "open":
+            raise _err(409, "the tournament has started; entries are closed", "entries-closed")
+        player = self.players.get(player_id)
+        if player is None:
+            raise _err(422, f"unknown player {player_id!r}", "unknown-player")
+        if any(e.get("player_id") == player_id for e in state["entrants"].values()):
+            raise _err(409, "that player has entered already", "entered-already")
+        if player_id not in state["invited"]:
+            self._append(tid, records, [{"type": "entrant.invited",
+                                         "data": {"player_id": player_id, "name": player["name"]}}])
+            self.inbox.post(player_id, "tournament_invitation",
+                            {"tournament_id": tid, "game": state["settings"]["game"],
+                             "format": state["settings"]["format"], "organiser": caller})
+        return {"tournament_id": tid, "invited": player_id, "name": player["name"]}
+
     def withdraw(self, tid: str, caller: str) -> None:
         records, state = self.state(tid)
         mine = [e for e, v in state["entrants"].items() if v.get("player_id") == caller and e not in state["withdrawn"]]

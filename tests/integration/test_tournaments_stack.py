@@ -44,9 +44,10 @@ def tournament(client: Client, tid: str) -> dict:
     return r.json()
 
 
-def play_human_turns(human: Client, entrant_id: str, t: dict) -> None:
-    """The scripted human: in each of its active matches, the first legal move when it is to act."""
-    for rnd in t["rounds"]:
+def play_human_turns(human: Client, entrant_id: str, t: dict, rounds: int | None = None) -> None:
+    """The scripted human: in each of its active matches (of the first ``rounds`` only, if given),
+    the first legal move when it is to act."""
+    for rnd in t["rounds"][:rounds]:
         for m in rnd["matches"]:
             if m["status"] != "active" or entrant_id not in m["entrants"]:
                 continue
@@ -174,34 +175,36 @@ def test_a_short_arena(stack, tmp_path):
 
 
 def test_a_withdrawal_forfeits_later_rounds_and_keeps_past_results(stack, tmp_path):
-    """The human plays round one, then withdraws: no later pairing names it; a match of its that was
-    already paired runs on under the turn deadline (a bot takes the seat over), as any match would."""
+    """The human plays round one, then withdraws (four entrants: no byes, so round two, which names
+    it, cannot end before it acts) and resigns the round-two match it was already paired in: round
+    three is paired without it; its past results stay."""
     org = Client.register(stack, "wd-org")
     human = Client.register(stack, "wd-human")
-    t = create(org, format="swiss", players_per_match=2, rounds=3, turn_seconds=2)
+    t = create(org, format="swiss", players_per_match=2, rounds=3)
     tid = t["tournament_id"]
     me = enter(human, tid)
     for _ in range(3):
         enter(org, tid, bot="random")
     assert org.post(f"{stack.mm}/v1/tournaments/{tid}/start").status_code == 200
 
-    def round_one_over():
+    def round_two_paired():
         cur = tournament(org, tid)
-        play_human_turns(human, me["entrant_id"], cur)
-        return all(m["status"] == "finished" for m in cur["rounds"][0]["matches"]) and cur
+        play_human_turns(human, me["entrant_id"], cur, rounds=1)  # then it stops playing
+        return len(cur["rounds"]) == 2 and cur
 
-    wait_for(round_one_over, 120, 0.3, "round one")
+    cur = wait_for(round_two_paired, 120, 0.3, "round two")
     r = human.delete(f"{stack.mm}/v1/tournaments/{tid}/entrants/me")
     assert r.status_code == 204, r.text
-    paired_before = len(tournament(org, tid)["rounds"])
+    assert len(tournament(org, tid)["rounds"]) == 2  # round two still waits for the human's move
+    mine = next(m for m in cur["rounds"][1]["matches"] if me["entrant_id"] in m["entrants"])
+    wait_for(lambda: human.post(f"{stack.rules}/v1/matches/{mine['match_id']}/resign").status_code in (200, 201),
+             60, 0.3, "the resignation")
     final = run_to_end(org, tid)
     assert len(final["rounds"]) == 3
-    assert me["entrant_id"] in {e for m in final["rounds"][0]["matches"] for e in m["entrants"]}
-    later = {e for rnd in final["rounds"][paired_before:] for m in rnd["matches"] for e in m["entrants"]} | \
-        {b for rnd in final["rounds"][paired_before:] for b in rnd["byes"]}
-    assert paired_before < 3 and me["entrant_id"] not in later
+    assert me["entrant_id"] not in {e for m in final["rounds"][2]["matches"] for e in m["entrants"]}
+    assert me["entrant_id"] not in final["rounds"][2]["byes"]
     row = next(x for x in final["standings"] if x["entrant_id"] == me["entrant_id"])
-    assert row["withdrawn"] and 1 <= row["played"] <= paired_before
+    assert row["withdrawn"] and row["played"] == 2
     assert human.delete(f"{stack.mm}/v1/tournaments/{tid}/entrants/me").status_code in (404, 409)
     export_and_verify(stack, org, tid, tmp_path)
 

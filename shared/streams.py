@@ -33,7 +33,7 @@ RATINGS_UPDATED = "stream:ratings:updated"
 # stream -> every consumer group that reads it (an entry is kept until all of them are past it)
 GROUPS: dict[str, tuple[str, ...]] = {
     MATCHES_FORMED: ("rules",),
-    MATCHES_FINISHED: ("scoring", "rules-index"),
+    MATCHES_FINISHED: ("scoring", "rules-index", "matchmaking-tournaments"),
     RATINGS_UPDATED: ("matchmaking",),
     PLAYER_NOTICES: ("matchmaking",),
 }

@@ -17,6 +17,10 @@ order, stop at the first problem, which names the record (its ``seq``; the file'
               a re-dealt card or a rewritten move is caught even in a re-sealed chain;
 5. replay   — the log folds through the game's rules to the outcome it records.
 
+A tournament export (``GET /v1/tournaments/{id}/export``) is recognised by its first line and
+checked by ``shared.tournaments.verify``: its own chain, every match log as above (at the head hash
+the tournament recorded), and the standings recomputed from the match logs.
+
 Exit status 0 only when every check passes, 1 when the log is not genuine, 2 when the file cannot
 be read or downloaded, and 3 when the log names rules (a game at an engine version) that this
 checkout does not have: then the chain and the seed are still checked, but chance and replay cannot
@@ -37,6 +41,7 @@ from pathlib import Path
 
 from .audit import NOT_INSTALLED, Problem, check_chain, check_chance, check_replay, check_seed
 from .export import FormatError, MatchLog, parse
+from .tournaments.verify import is_tournament_export, verify_tournament
 
 CHECKS = ("format", "chain", "seed", "chance", "replay")
 GENUINE, NOT_GENUINE, CANNOT_CHECK = "genuine", "not genuine", "cannot check"
@@ -185,7 +190,13 @@ def main(argv: list[str] | None = None) -> int:
 
     registry.load_all()
     try:
-        report = verify_file(args.file, head_hash=args.head_hash)
+        with open(args.file, "rb") as fh:
+            first = fh.readline()
+        if is_tournament_export(first):  # a tournament: its log, every match log, the standings
+            with open(args.file, "rb") as fh:
+                report = verify_tournament(fh, verify_lines)
+        else:
+            report = verify_file(args.file, head_hash=args.head_hash)
     except OSError as err:
         print(f"cannot read {args.file}: {err}", file=sys.stderr)
         return 2

@@ -28,6 +28,8 @@ from .players import Players
 from .queue import Queue
 from .settings import Limits
 from .tables import Tables
+from .tournaments.routes import blp as tournaments_blp
+from .tournaments.service import Tournaments
 
 log = logging.getLogger("matchmaking")
 REDIS_CONNECTIONS = 64   # per process
@@ -328,6 +330,7 @@ def build(client: redis.Redis, config: Config, limits: Limits | None = None) -> 
                                         per_address=config.max_streams_per_address,
                                         recheck_s=config.stream_recheck_s),
             "tables": Tables(client, players, former, inbox, limits),
+            "tournaments": Tournaments(client, players, former, inbox),
             "queue": Queue(client, players, former, max_live_tickets=limits.max_live_tickets)}
 
 
@@ -340,4 +343,5 @@ def create_app(config: Config | None = None):
     registry.load_all()
     app.extensions.update(build(client, config))
     api.register_blueprint(blp)
+    api.register_blueprint(tournaments_blp)
     return app

@@ -1,7 +1,8 @@
 """Matchmaking's background process (``python -m services.matchmaking.consumer``): queue waves and
 the sweep of lapsed invitations and idle tables every ``WAVE_S`` seconds, ratings from the scoring
 service's ratings-updated stream, and the rules service's player notices fanned out to each
-player's inbox (``GET /v1/players/me/stream``)."""
+player's inbox (``GET /v1/players/me/stream``); finished matches of tournaments recorded and
+their next rounds paired (``tournaments.service``), and every running tournament advanced each wave."""
 from __future__ import annotations
 
 import logging
@@ -14,7 +15,7 @@ from shared.config import load, store_client
 from shared.engine import registry
 from shared.resilience import run_until_stopped, stop_on_signals
 from shared.notices import PLAYER_NOTICES
-from shared.streams import RATINGS_UPDATED, Consumer, stream_groups_of
+from shared.streams import MATCHES_FINISHED, RATINGS_UPDATED, Consumer, stream_groups_of
 
 from .app import build
 
@@ -31,6 +32,8 @@ def main() -> None:
     ratings = Consumer(client, RATINGS_UPDATED, "matchmaking", lambda _id, m: queue.rating_updated(m))
     # one notice per change of a match: acknowledged together, about once a second
     notices = Consumer(client, PLAYER_NOTICES, "matchmaking", lambda _id, m: inbox.fan_out(m), ack_delay_s=1.0)
+    tournaments = parts["tournaments"]  # finished matches record results and pair the next round
+    finished = Consumer(client, MATCHES_FINISHED, "matchmaking-tournaments", lambda _id, m: tournaments.match_finished(m))
     metrics.serve([metrics.StreamLag(client, stream_groups_of("matchmaking"))])  # METRICS_PORT
     wave_s = float(os.environ.get("WAVE_S", "2"))
     next_wave = 0.0
@@ -39,10 +42,12 @@ def main() -> None:
         nonlocal next_wave
         ratings.poll(block_ms=50)
         notices.poll(block_ms=200)
+        finished.poll(block_ms=50)
         if time.time() >= next_wave:
             next_wave = time.time() + wave_s
             queue.wave_all()
             tables.sweep()
+            tournaments.sweep()
 
     run_until_stopped(step, stop_on_signals(), "matchmaking consumer", log)
     try:

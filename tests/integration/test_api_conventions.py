@@ -64,8 +64,11 @@ def world(stack):
     finished = finished_bot_match(stack, "conv-bots")
     wait_for(lambda: host.get(f"{stack.scoring}/v1/results/{finished}").status_code == 200, what="the result")
     bot = Tokens("test-secret").for_bot(active, 1, "random")
+    tournament = host.post(f"{stack.mm}/v1/tournaments", json={"game": "duel", "format": "round-robin"})
+    assert tournament.status_code == 201, tournament.text
     return {"host": host, "other": other, "active": active, "finished": finished, "bot": bot,
-            "table": table.json()["table_id"], "ticket": ticket.json()["ticket_id"]}
+            "table": table.json()["table_id"], "ticket": ticket.json()["ticket_id"],
+            "tournament": tournament.json()["tournament_id"]}
 
 
 def unknown() -> str:
@@ -76,6 +79,7 @@ def path_values(name: str, world) -> list[str]:
     return {"match_id": [unknown(), world["active"], world["finished"]],
             "table_id": [unknown(), world["table"]],
             "ticket_id": [unknown(), world["ticket"]],
+            "tournament_id": [unknown(), world["tournament"]],
             "player_id": [unknown(), world["host"].player_id, "bot:random"],
             "game": ["duel", "no-such-game"]}[name]
 
@@ -95,6 +99,8 @@ GOOD_BODIES = {  # one acceptable body per write, so that the sweep also meets t
     "/v1/tables/{table_id}/join": lambda w: {},
     "/v1/tables/{table_id}/start": lambda w: {"fill_with_bots": "random"},
     "/v1/queue": lambda w: {"game": "duel", "players": 3},
+    "/v1/tournaments": lambda w: {"game": "duel", "format": "swiss", "rounds": 1},
+    "/v1/tournaments/{tournament_id}/entrants": lambda w: {"bot": "random"},
     "/v1/matches/{match_id}/moves": lambda w: {"move": {"type": "commit", "card": 1}, "expected_version": 2},
 }
 BAD_BODIES = [None, ("raw", "{"), ("raw", "[]"), {}, {"game": 7, "seats": "x", "name": ["x"], "move": 1,

@@ -117,6 +117,8 @@ def test_rebuild_gives_identical_leaderboards_after_the_stream_was_trimmed(r):
     make_consumer(r).poll(block_ms=10)
     assert trim(r, MATCHES_FINISHED) == 0  # the match indexer has not read them yet: kept for it
     Consumer(r, MATCHES_FINISHED, "rules-index", lambda *_: None).poll(block_ms=10)
+    assert trim(r, MATCHES_FINISHED) == 0  # nor the tournaments' consumer (matchmaking)
+    Consumer(r, MATCHES_FINISHED, "matchmaking-tournaments", lambda *_: None).poll(block_ms=10)
     assert trim(r, MATCHES_FINISHED) == 12 and r.xlen(MATCHES_FINISHED) == 0  # all read: retention drops them
     store = ScoringStore(r)
     before = (store.leaderboard("duel", 100), {p["player_id"]: store.player_ratings(p["player_id"]) for p in players},

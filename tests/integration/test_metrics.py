@@ -138,13 +138,12 @@ def test_every_service_and_exporter_serves_a_parsable_exposition(mstack):
 
 def _pids_of(stack, module: str) -> dict[int, int]:
     """pid -> parent pid of every process of the stack running ``module``."""
-    found = {}
-    for pid in stack.pids():
-        try:
-            if module.encode() in open(f"/proc/{pid}/cmdline", "rb").read():
-                found[pid] = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
-        except OSError:
-            continue
+    from tests.support.chaos import cmdline, parent, program_of, programs_running
+
+    programs = programs_running(stack, module)  # a process title may hide the command line
+    found = {pid: parent(pid) for pid in stack.pids()
+             if module in cmdline(pid) or program_of(pid) in programs or program_of(pid).rsplit("_", 1)[0] in programs}
+    found = {pid: ppid for pid, ppid in found.items() if ppid != -1}
     assert found, f"no process runs {module}"
     return found
 

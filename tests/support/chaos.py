@@ -31,10 +31,37 @@ def parent(pid: int) -> int:
         return -1
 
 
+def program_of(pid: int) -> str:
+    """The supervisord program a process belongs to (supervisord puts SUPERVISOR_PROCESS_NAME in
+    every child's environment, which a process title set with setproctitle does not overwrite
+    under SPT_NOENV), or ""."""
+    try:
+        environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    except OSError:
+        return ""
+    for entry in environ:
+        if entry.startswith(b"SUPERVISOR_PROCESS_NAME="):
+            return entry.split(b"=", 1)[1].decode()
+    return ""
+
+
+def programs_running(stack: Stack, needle: str) -> set[str]:
+    """The stack's Procfile programs whose command contains ``needle`` (numbered replicas too)."""
+    procfile = Path(stack.env["PROCFILE"]).read_text().splitlines()
+    return {line.split(":", 1)[0].strip() for line in procfile if ":" in line and needle in line.split(":", 1)[1]}
+
+
 def role_pids(stack: Stack, needle: str) -> list[int]:
     """The stack's top processes whose command line contains ``needle`` (a gunicorn master, not
-    its workers)."""
-    pids = {p for p in stack.pids() if needle in cmdline(p)}
+    its workers) — or, when a process title hides the command line (gunicorn and RQ set one with
+    setproctitle when it is installed), whose supervisord program runs such a command."""
+    programs = programs_running(stack, needle)
+
+    def runs_it(pid: int) -> bool:
+        program = program_of(pid)
+        return needle in cmdline(pid) or program in programs or program.rsplit("_", 1)[0] in programs
+
+    pids = {p for p in stack.pids() if runs_it(p)}
     return sorted(p for p in pids if parent(p) not in pids)
 
 

@@ -110,7 +110,7 @@ class PlayerStreamResource(MethodView):
     @blp.doc(responses={200: {"description": (
         "One message per event (id = the event's id; event = its type; data = JSON): invitation, "
         "invitation_expired, invitation_withdrawn, invitation_declined (to the host), match_started, "
-        "your_turn, match_ended. Server-sent events by default; `Accept: application/x-ndjson` for NDJSON "
+        "your_turn, match_ended, tournament_invitation, tournament_pairing. Server-sent events by default; `Accept: application/x-ndjson` for NDJSON "
         "(one `{\"id\", \"event\", \"data\"}` object a line, empty lines as keep-alives). Resumable with "
         "Last-Event-ID (or ?after=); without it, only new events. Keep-alives every SSE_KEEPALIVE_S when "
         "quiet; the stream stays open as long as the client keeps it, and ends within STREAM_RECHECK_S "

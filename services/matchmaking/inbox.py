@@ -8,6 +8,9 @@ Event types (each with a JSON ``data``):
   ``invitation_declined`` goes to the host when the invitee declines.
 - ``match_started``, ``your_turn``, ``match_ended`` (``match_id``, ``game``, ``seat``, ``version``;
   ``status`` when ended): fanned out from the rules service's notices (``shared.notices``).
+- ``tournament_invitation`` (``tournament_id``, ``game``, ``format``, ``organiser``) and
+  ``tournament_pairing`` (``tournament_id``, ``round``, ``match_id``, ``seat``, ``entrant_id``):
+  posted by the tournaments (``services.matchmaking.tournaments``).
 
 A match's first notice seen is its start; notices at or below the last version fanned out for a
 match (a redelivery, a retried bot turn) are dropped, so a player gets each event once. Two

@@ -101,6 +101,18 @@ def document(jobs: Jobs, job: str) -> dict | None:
     return out
 
 
+def _all_key(match_id: str) -> str:
+    return f"analysis:of:{match_id}"
+
+
+def done_analysis(match_id: str) -> dict | None:
+    """The match's done analysis at the highest budget (for the export), or None."""
+    jobs = _jobs()
+    docs = [document(jobs, j.decode()) for j in jobs.r.smembers(_all_key(match_id))]
+    done = [d for d in docs if d is not None and d["status"] == "done"]
+    return max(done, key=lambda d: d["budget"]) if done else None
+
+
 def _alive(q: Queue, rq_id: str) -> bool:
     """Whether an RQ job will still run: waiting, or held by a live worker."""
     try:
@@ -144,6 +156,7 @@ class AnalysisResource(MethodView):
         jobs.create(job, match_id=match_id, game=mstate["game_id"], engine=mstate["engine"], budget=body["budget"],
                     seats=len(mstate["seats"]))
         jobs.r.set(_latest_key(match_id), job)
+        jobs.r.sadd(_all_key(match_id), job)
         record = jobs.get(job)
         if record["status"] != "done":
             if record["status"] == "failed":

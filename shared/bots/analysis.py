@@ -109,7 +109,8 @@ def judge(game: Game, decision: Decision, *, budget: int = DEFAULT_BUDGET, match
     v_best, v_played = value(keys[best_i]), value(played_key)
     if played_key == keys[best_i]:
         v_played = v_best
-    return Verdict(decision.version, seat, decision.played, legal[best_i], round(v_played, 4), round(v_best, 4),
+    v_played, v_best = round(v_played, 4), round(v_best, 4)  # the loss is that of the values shown
+    return Verdict(decision.version, seat, decision.played, legal[best_i], v_played, v_best,
                    round(max(0.0, v_best - v_played), 4))
 
 

@@ -13,8 +13,15 @@ import sys
 
 import pytest
 
+import requests
+
 from shared import localredis
 from shared.analysis_jobs import Jobs, job_id
+from shared.eventstore import EventStore
+from shared.export import export_match, parse
+from shared.matches import Matches
+from shared.verify import verify_lines
+from tests.support.playout import play_random
 from tests.support.stack import ROOT, Client, finished_bot_match, start_stack, wait_for
 
 PROBLEM = "application/problem+json"
@@ -92,6 +99,13 @@ def test_repeated_requests_return_the_same_analysis_which_completes_on_the_worke
     other = c.post(_url(stack, match_id), json={"budget": 60})  # another budget: another analysis
     assert other.status_code == 202
     assert c.get(_url(stack, match_id), params={"budget": 40}).json() == done
+    # the export carries the done analysis on request, outside the hash chain: it still verifies
+    plain = requests.get(f"{stack.rules}/v1/matches/{match_id}/export", timeout=10)
+    carried = requests.get(f"{stack.rules}/v1/matches/{match_id}/export", params={"analysis": "true"}, timeout=10)
+    lines = carried.content.splitlines(keepends=True)
+    assert len(lines) == len(plain.content.splitlines()) + 1
+    assert verify_lines(lines).ok
+    assert parse(lines).analysis["decisions"] == done["decisions"] and parse(plain.content.splitlines()).analysis is None
 
 
 def test_a_worker_killed_mid_job_loses_nothing_and_another_resumes(stack, workers):
@@ -119,3 +133,17 @@ def test_a_worker_killed_mid_job_loses_nothing_and_another_resumes(stack, worker
     assert len(set(keys)) == len(keys)
     after = jobs.judged(job)
     assert all(after[i] == v for i, v in before.items())  # what was judged before the kill is kept as it was
+
+
+def test_an_export_carrying_an_analysis_verifies_and_the_analysis_is_outside_the_chain(r):
+    matches = Matches(EventStore(r))
+    assert play_random(matches, "carried", "duel", 2)["status"] == "finished"
+    plain = b"".join(export_match(EventStore(r), "carried")).splitlines(keepends=True)
+    doc = {"status": "done", "decisions": [{"version": 3, "seat": 0, "loss": 0.5}]}
+    carried = b"".join(export_match(EventStore(r), "carried", analysis=doc)).splitlines(keepends=True)
+    assert carried[:-2] == plain[:-1] and carried[-1] == plain[-1]  # one line more, before the trailer
+    log = parse(carried)
+    assert log.analysis == doc and log.records == parse(plain).records
+    assert verify_lines(carried).ok
+    edited = carried[:-2] + [carried[-2].replace(b"0.5", b"0.1"), carried[-1]]
+    assert verify_lines(edited).ok  # not covered by the chain: a judgement of the log, not part of it

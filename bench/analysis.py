@@ -11,7 +11,9 @@ match, and per game the mean loss the judge finds for each bot level on the same
   The baseline is within the line: the levels are judged on the same matches by the same judge.
 * ``fleet`` (the real stack, real RQ workers): one finished all-bot match of ``G`` analysed at
   budget B with 1 and then 2 workers (``python -m services.analysis``), from the POST to status
-  done: decisions per second, per worker, and the ratio of the two runs' times (the speed-up).
+  done: decisions per second, per worker, how many decisions each RQ job judged, the load average
+  (a machine shared with other work cannot show a wall-clock speed-up), and the ratio of the two
+  runs' times (the speed-up).
 """
 from __future__ import annotations
 
@@ -90,6 +92,18 @@ def judge_levels(game_id: str, matches: int, per_match: int, budget: int) -> dic
                 cpu_s_per_decision=round(cpu / max(1, judged), 4))
 
 
+def _judged_by_job(q: redis.Redis, n: int) -> list[int]:
+    """How many decisions each RQ job of the analysis judged (its result: "judged X of N")."""
+    from rq.job import Job
+
+    out = []
+    for key in q.scan_iter("rq:job:analysis-*"):
+        result = Job.fetch(key.decode().removeprefix("rq:job:"), connection=q).return_value()
+        if isinstance(result, str) and result.startswith("judged "):
+            out.append(int(result.split()[1]))
+    return out
+
+
 def fleet(game_id: str, budget: int) -> list[dict]:
     from tests.support.stack import ROOT, Client, start_stack, wait_for
     from shared import localredis
@@ -131,8 +145,10 @@ def fleet(game_id: str, budget: int) -> list[dict]:
                         p.kill()
                         p.wait()
                 rate = doc["total"] / times[n]
+                shares = sorted(_judged_by_job(q, n), reverse=True)
                 rows.append(emit(bench="analysis", part="fleet", game=game_id, budget=budget, workers=n,
-                                 decisions=doc["total"], seconds=round(times[n], 2),
+                                 decisions=doc["total"], seconds=round(times[n], 2), judged_per_rq_job=shares,
+                                 load_average=round(os.getloadavg()[0], 1),
                                  decisions_per_s=round(rate, 2), decisions_per_s_per_worker=round(rate / n, 2)))
             rows.append(emit(bench="analysis", part="fleet_speedup", game=game_id, budget=budget,
                              speedup_2_vs_1=round(times[1] / times[2], 2), cores=os.cpu_count()))

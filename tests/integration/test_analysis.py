@@ -21,6 +21,7 @@ from shared.eventstore import EventStore
 from shared.export import export_match, parse
 from shared.matches import Matches
 from shared.verify import verify_lines
+from tests.integration.test_metrics import scrape, value
 from tests.support.playout import play_random
 from tests.support.stack import ROOT, Client, finished_bot_match, start_stack, wait_for
 
@@ -96,9 +97,6 @@ def test_repeated_requests_return_the_same_analysis_which_completes_on_the_worke
         assert d["loss"] == round(max(0.0, d["value_best"] - d["value_played"]), 4) and d["loss"] >= 0
     assert c.post(_url(stack, match_id), json={"budget": 40}).status_code == 200  # done: 200, the same result
     assert c.get(_url(stack, match_id)).json() == done
-    other = c.post(_url(stack, match_id), json={"budget": 60})  # another budget: another analysis
-    assert other.status_code == 202
-    assert c.get(_url(stack, match_id), params={"budget": 40}).json() == done
     # the export carries the done analysis on request, outside the hash chain: it still verifies
     plain = requests.get(f"{stack.rules}/v1/matches/{match_id}/export", timeout=10)
     carried = requests.get(f"{stack.rules}/v1/matches/{match_id}/export", params={"analysis": "true"}, timeout=10)
@@ -106,6 +104,12 @@ def test_repeated_requests_return_the_same_analysis_which_completes_on_the_worke
     assert len(lines) == len(plain.content.splitlines()) + 1
     assert verify_lines(lines).ok
     assert parse(lines).analysis["decisions"] == done["decisions"] and parse(plain.content.splitlines()).analysis is None
+    _, samples = scrape(stack.rules)
+    assert value(samples, "tabletop_analysis_jobs_by_status", status="done") >= 1
+    assert value(samples, "tabletop_analysis_jobs_queued_total") >= 2  # ANALYSIS_PARALLEL RQ jobs
+    other = c.post(_url(stack, match_id), json={"budget": 60})  # another budget: another analysis
+    assert other.status_code == 202
+    assert c.get(_url(stack, match_id), params={"budget": 40}).json() == done
 
 
 def test_a_worker_killed_mid_job_loses_nothing_and_another_resumes(stack, workers):

@@ -151,3 +151,23 @@ def test_an_export_carrying_an_analysis_verifies_and_the_analysis_is_outside_the
     assert verify_lines(carried).ok
     edited = carried[:-2] + [carried[-2].replace(b"0.5", b"0.1"), carried[-1]]
     assert verify_lines(edited).ok  # not covered by the chain: a judgement of the log, not part of it
+
+
+def test_jobs_are_created_once_chunks_are_claimed_by_one_worker_and_a_verdict_is_stored_once(redis_url):
+    import redis as redis_lib
+
+    jobs = Jobs(redis_lib.Redis.from_url(redis_url))
+    job = job_id("m1", "1", 40)
+    assert jobs.create(job, match_id="m1", game="duel", engine="1", budget=40, seats=2)
+    assert not jobs.create(job, match_id="m1", game="duel", engine="1", budget=99, seats=2)
+    assert jobs.get(job)["budget"] == 40 and jobs.counts()["queued"] == 1
+    assert jobs.claim(job, 0, "w1") and not jobs.claim(job, 0, "w2")
+    jobs.release(job, 0, "w2")  # another's claim is left alone
+    assert not jobs.claim(job, 0, "w2")
+    jobs.release(job, 0, "w1")
+    assert jobs.claim(job, 0, "w2")
+    assert jobs.record(job, 0, {"loss": 0.1}) and not jobs.record(job, 0, {"loss": 0.9})
+    assert jobs.judged(job) == {0: {"loss": 0.1}}
+    assert jobs.set_status(job, "running") and jobs.set_status(job, "done")
+    assert not jobs.set_status(job, "failed")  # a done analysis stays done
+    assert jobs.counts() == {"queued": 0, "running": 0, "done": 1, "failed": 0}

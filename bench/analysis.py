@@ -5,8 +5,8 @@ match, and per game the mean loss the judge finds for each bot level on the same
 
 * ``judge_levels`` (in process, per game): K seatings of the three levels (random, greedy,
   search; three seats where the game allows, else the three pairs, seats swapped), played by
-  ``shared.bots.arena``'s rules; at most D decisions per match are judged (evenly spaced, every
-  seat's), each by ``shared.bots.analysis.judge`` at budget B from the mover's view. One line per
+  ``shared.bots.arena``'s rules; at most D decisions per match are judged (as many from every
+  seat, evenly spaced over its own), each by ``shared.bots.analysis.judge`` at budget B from the mover's view. One line per
   game: each level's decisions and mean loss, and ``order_holds`` (random > greedy > search).
   The baseline is within the line: the levels are judged on the same matches by the same judge.
 * ``fleet`` (the real stack, real RQ workers): one finished all-bot match of ``G`` analysed at
@@ -73,14 +73,24 @@ def play(game, levels, seed: int) -> list[tuple[Decision, str]]:
     return out
 
 
+def sample(ds: list, seats: int, per_match: int) -> list:
+    """At most ``per_match`` decisions, the same number from every seat, evenly spaced over its own."""
+    per_seat = max(1, per_match // seats)
+    out = []
+    for seat in range(seats):
+        mine = [x for x in ds if x[0].seat == seat]
+        step = max(1, len(mine) // per_seat)
+        out += mine[::step][:per_seat]
+    return out
+
+
 def judge_levels(game_id: str, matches: int, per_match: int, budget: int) -> dict:
     game = registry.get(game_id)
     losses: dict[str, list[float]] = {lv: [] for lv in LEVELS}
     t0, judged = time.process_time(), 0
     for i, levels in enumerate(seatings(game, matches)):
         ds = play(game, levels, seed=i)
-        step = max(1, len(ds) // per_match)
-        for d, level in ds[::step][:per_match]:
+        for d, level in sample(ds, len(levels), per_match):
             losses[level].append(analysis.judge(game, d, budget=budget, match_id=f"bench-{i}").loss)
             judged += 1
     cpu = time.process_time() - t0

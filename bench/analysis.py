@@ -1,7 +1,7 @@
 """Analysis: decisions judged per second per worker, the speed-up from 1 to 2 workers on one
 match, and per game the mean loss the judge finds for each bot level on the same matches.
 
-``python -m bench.analysis [--budget=B] [--matches=K] [--per-match=D] [--fleet-game=G] [--skip-fleet]``
+``python -m bench.analysis [--budget=B] [--matches=K] [--per-match=D] [--fleet-game=G] [--fleet-players=P] [--games=A,B] [--skip-fleet] [--skip-levels]``
 
 * ``judge_levels`` (in process, per game): K seatings of the three levels (random, greedy,
   search; three seats where the game allows, else the three pairs, seats swapped), played by
@@ -9,11 +9,13 @@ match, and per game the mean loss the judge finds for each bot level on the same
   seat, evenly spaced over its own), each by ``shared.bots.analysis.judge`` at budget B from the mover's view. One line per
   game: each level's decisions and mean loss, and ``order_holds`` (random > greedy > search).
   The baseline is within the line: the levels are judged on the same matches by the same judge.
-* ``fleet`` (the real stack, real RQ workers): one finished all-bot match of ``G`` analysed at
+* ``fleet`` (the real stack, real RQ workers): one finished all-bot match of ``G`` (P seats, random
+  and greedy) analysed at
   budget B with 1 and then 2 workers (``python -m services.analysis``), from the POST to status
   done: decisions per second, per worker, how many decisions each RQ job judged, the load average
-  (a machine shared with other work cannot show a wall-clock speed-up), and the ratio of the two
-  runs' times (the speed-up).
+  (a machine shared with other work cannot show a wall-clock speed-up), the workers' CPU seconds,
+  the ratio of the two runs' times (the speed-up) and of their CPU costs (``cpu_efficiency_2_vs_1``:
+  the speed-up two idle cores would give, what sharing one match between workers costs).
 """
 from __future__ import annotations
 
@@ -102,6 +104,12 @@ def judge_levels(game_id: str, matches: int, per_match: int, budget: int) -> dic
                 cpu_s_per_decision=round(cpu / max(1, judged), 4))
 
 
+def _cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a live process (from /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _judged_by_job(q: redis.Redis, n: int) -> list[int]:
     """How many decisions each RQ job of the analysis judged (its result: "judged X of N")."""
     from rq.job import Job
@@ -114,7 +122,7 @@ def _judged_by_job(q: redis.Redis, n: int) -> list[int]:
     return out
 
 
-def fleet(game_id: str, budget: int) -> list[dict]:
+def fleet(game_id: str, budget: int, players: int) -> list[dict]:
     from tests.support.stack import ROOT, Client, start_stack, wait_for
     from shared import localredis
 
@@ -128,40 +136,51 @@ def fleet(game_id: str, budget: int) -> list[dict]:
         stack = start_stack(server.url, workdir, procfile=str(procfile), ANALYSIS_PARALLEL="2", ANALYSIS_CHUNK="2")
         try:
             host = Client.register(stack, "bench-analysis")
-            r = host.post(f"{stack.mm}/v1/tables", json={"game": game_id, "seats": [{"bot": "random"},
-                                                                                  {"bot": "greedy"}]})
+            seats = [{"bot": ("random", "greedy")[i % 2]} for i in range(players)]
+            r = host.post(f"{stack.mm}/v1/tables", json={"game": game_id, "seats": seats})
             match_id = r.json()["match_id"]
             wait_for(lambda: host.api.match(match_id)["status"] == "finished", 600, 0.5, "the match")
             q = redis.Redis.from_url(stack.redis_url)
-            times = {}
+            times, cpus = {}, {}
             for n in (1, 2):
                 for key in q.scan_iter("analysis:*"):  # the same match judged afresh each time
                     q.delete(key)
-                for key in q.scan_iter("rq:job:analysis-*"):
-                    q.delete(key)
+                for pattern in ("rq:job:analysis-*", "rq:results:analysis-*"):
+                    for key in q.scan_iter(pattern):
+                        q.delete(key)
                 q.delete("rq:queue:analysis")
                 env = {k: v for k, v in stack.env.items() if k != "METRICS_PORT"}
                 procs = [subprocess.Popen([sys.executable, "-m", "services.analysis"], cwd=ROOT, env=env,
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(n)]
                 try:
-                    time.sleep(2)  # the workers are up before the clock starts
+                    time.sleep(3)  # the workers are up before the clock starts
+                    cpu0 = sum(_cpu_s(p.pid) for p in procs)
                     t0 = time.monotonic()
                     host.post(f"{stack.rules}/v1/matches/{match_id}/analysis", json={"budget": budget})
                     doc = wait_for(lambda: (d := host.get(f"{stack.rules}/v1/matches/{match_id}/analysis").json())
                                    ["status"] == "done" and d, 3600, 0.1, "the analysis")
                     times[n] = time.monotonic() - t0
+                    cpu = sum(_cpu_s(p.pid) for p in procs) - cpu0
                 finally:
                     for p in procs:
                         p.kill()
                         p.wait()
-                rate = doc["total"] / times[n]
-                shares = sorted(_judged_by_job(q, n), reverse=True)
+                rate, cpus[n] = doc["total"] / times[n], cpu
+                deadline = time.monotonic() + 10  # the job that did not mark it done may still be returning
+                while len(shares := _judged_by_job(q, n)) < n and time.monotonic() < deadline:
+                    time.sleep(0.1)
+                shares = sorted(shares, reverse=True)
                 rows.append(emit(bench="analysis", part="fleet", game=game_id, budget=budget, workers=n,
                                  decisions=doc["total"], seconds=round(times[n], 2), judged_per_rq_job=shares,
-                                 load_average=round(os.getloadavg()[0], 1),
+                                 load_average=round(os.getloadavg()[0], 1), workers_cpu_s=round(cpu, 2),
+                                 cpu_share_of_a_core=round(cpu / times[n], 2),
+                                 cpu_s_per_decision=round(cpu / doc["total"], 4),
                                  decisions_per_s=round(rate, 2), decisions_per_s_per_worker=round(rate / n, 2)))
             rows.append(emit(bench="analysis", part="fleet_speedup", game=game_id, budget=budget,
-                             speedup_2_vs_1=round(times[1] / times[2], 2), cores=os.cpu_count()))
+                             speedup_2_vs_1=round(times[1] / times[2], 2), cores=os.cpu_count(),
+                             # the CPU one match's analysis cost with 1 worker over its cost with 2: the speed-up
+                             # 2 idle cores would give (what sharing the work costs), whatever the load
+                             cpu_efficiency_2_vs_1=round(cpus[1] / cpus[2], 2)))
         finally:
             stack.stop()
             server.stop()
@@ -175,9 +194,10 @@ def main() -> None:
     matches, per_match = argv_int("matches", 6), argv_int("per-match", 40)
     games = [g for g in argv_str("games", "").split(",") if g] or sorted(g.id for g in registry.all_games())
     if "--skip-fleet" not in sys.argv:
-        fleet(argv_str("fleet-game", "fate-of-akalon"), budget)
-    for game_id in games:
-        judge_levels(game_id, matches, per_match, budget)
+        fleet(argv_str("fleet-game", "fate-of-akalon"), budget, argv_int("fleet-players", 4))
+    if "--skip-levels" not in sys.argv:
+        for game_id in games:
+            judge_levels(game_id, matches, per_match, budget)
 
 
 if __name__ == "__main__":

@@ -98,7 +98,7 @@ def judge_levels(game_id: str, matches: int, per_match: int, budget: int) -> dic
     cpu = time.process_time() - t0
     mean = {lv: round(sum(v) / len(v), 4) if v else None for lv, v in losses.items()}
     holds = all(mean[a] is not None and mean[b] is not None and mean[a] > mean[b]
-                for a, b in zip(LEVELS, LEVELS[1:]))
+                for a, b in itertools.pairwise(LEVELS))
     return emit(bench="analysis", part="judge_levels", game=game_id, budget=budget, matches=matches,
                 decisions={lv: len(v) for lv, v in losses.items()}, mean_loss=mean, order_holds=holds,
                 cpu_s_per_decision=round(cpu / max(1, judged), 4))
@@ -123,8 +123,8 @@ def _judged_by_job(q: redis.Redis, n: int) -> list[int]:
 
 
 def fleet(game_id: str, budget: int, players: int) -> list[dict]:
-    from tests.support.stack import ROOT, Client, start_stack, wait_for
     from shared import localredis
+    from tests.support.stack import ROOT, Client, start_stack, wait_for
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -4,7 +4,6 @@ from __future__ import annotations
 from flask import Response, current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
-
 from marshmallow import Schema, fields
 
 from shared.export import MEDIA_TYPE, StillActive, export_match

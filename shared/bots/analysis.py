@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, replace
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from ..canonical import encode
+from ..engine import registry
 from ..engine.game import Game
 from ..envelope import CREATED, apply_record
-from ..engine import registry
 from ..rng import FastRng
 from .ismcts import SearchParams, search_tree
 
@@ -114,7 +114,7 @@ def judge(game: Game, decision: Decision, *, budget: int = DEFAULT_BUDGET, match
                    round(max(0.0, v_best - v_played), 4))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _threshold_data() -> dict:
     return json.loads(THRESHOLDS.read_text())
 

@@ -47,7 +47,7 @@ def test_the_panel_asks_for_the_analysis_and_shows_it_against_the_api(stack, bro
     match_id = finished_bot_match(stack, "viewer-analysis")
     browser.get(f"{stack.rules}/viewer/")
     assert browser.execute_async_script(MOUNT, match_id)
-    q = lambda d, css: d.find_elements("css selector", f"#analysis-test {css}")  # noqa: E731
+    q = lambda d, css: d.find_elements("css selector", f"#analysis-test {css}")
     wait(browser, lambda d: q(d, "[data-role=ask]"), what="the offer to analyse")
     q(browser, "[data-role=ask]")[0].click()
     wait(browser, lambda d: q(d, "[data-role=status][data-status=done]"), what="the analysis to be done")

@@ -12,7 +12,6 @@ import subprocess
 import sys
 
 import pytest
-
 import requests
 
 from shared import localredis

@@ -50,6 +50,7 @@ BENCHES = [
     ("bench.player_streams", ["--streams=1000", "--seconds=10", "--threads=4"], ["--streams=200", "--seconds=3", "--threads=2"]),
     ("bench.metrics_overhead", ["--requests=5000", "--runs=7"], ["--requests=1000", "--runs=3"]),
     ("bench.compaction", ["--matches=200"], ["--matches=10"]),
+    ("bench.analysis", ["--matches=6", "--per-match=40"], ["--matches=3", "--per-match=12"]),
 ]
 
 

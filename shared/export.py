@@ -9,7 +9,11 @@ One JSON value per line, each in the canonical encoding (sorted keys, no spaces)
    ``data``, ``at``, ``engine``, ``hidden_digest``, ``prev_hash``, ``hash``, and the hidden parts
    ``cause``, ``private``, ``secret`` whose digest is HMAC-salted with the seed (see
    ``shared.eventstore.chain``);
-3. ``{"trailer": {"records", "head_hash", "seed"}}`` — the seed revealed (hex).
+3. optionally ``{"analysis": {...}}`` — the match's move-by-move analysis (``GET
+   /v1/matches/{id}/analysis``'s document), when asked for (``?analysis=true``) and done. It is its
+   own record type *outside* the hash chain: the chain, the seed and the replay do not cover it, and
+   the verifier reads past it (``MatchLog.analysis``); it is a judgement of the log, not part of it;
+4. ``{"trailer": {"records", "head_hash", "seed"}}`` — the seed revealed (hex).
 """
 from __future__ import annotations
 
@@ -38,6 +42,7 @@ class MatchLog:
     header: dict
     records: list[dict]
     trailer: dict
+    analysis: dict | None = None  # outside the hash chain: not verified, only carried
 
     @property
     def seed(self) -> bytes:
@@ -52,13 +57,16 @@ def header_of(created: dict, last: dict, status: str) -> dict:
             "seed_commitment": d["seed_commitment"]}
 
 
-def write_lines(header: dict, records: Iterable[dict], seed: bytes) -> Iterator[bytes]:
-    """The export, line by line (records may be a lazy iterable: a long log is streamed)."""
+def write_lines(header: dict, records: Iterable[dict], seed: bytes, analysis: dict | None = None) -> Iterator[bytes]:
+    """The export, line by line (records may be a lazy iterable: a long log is streamed); with
+    ``analysis``, its line after the records."""
     yield encode({"header": header}) + b"\n"
     count, head = 0, None
     for rec in records:
         count, head = count + 1, rec["hash"]
         yield encode(rec) + b"\n"
+    if analysis is not None:
+        yield encode({"analysis": analysis}) + b"\n"
     yield encode({"trailer": {"records": count, "head_hash": head, "seed": seed.hex()}}) + b"\n"
 
 
@@ -66,7 +74,7 @@ class StillActive(Exception):
     """The match has not ended: its log still holds hidden information."""
 
 
-def export_match(store, match_id: str, page: int = 1000) -> Iterator[bytes]:
+def export_match(store, match_id: str, page: int = 1000, *, analysis: dict | None = None) -> Iterator[bytes]:
     """The export of a match in ``store`` (an ``EventStore``). Raises ``KeyError`` for an unknown
     match, ``StillActive`` before it has ended and ``DamagedLog`` for a log that cannot be read
     back whole — all before the first line: the whole log is read (``page`` records at a time)
@@ -102,12 +110,12 @@ def export_match(store, match_id: str, page: int = 1000) -> Iterator[bytes]:
         header = header_of(first, last, status)
     except (KeyError, TypeError) as err:
         raise DamagedLog(match_id, 1, f"match.created lacks {err}") from None
-    return write_lines(header, records, seed)
+    return write_lines(header, records, seed, analysis)
 
 
 def parse(lines: Iterable[bytes | str]) -> MatchLog:
     """Read an export; raises ``FormatError`` naming the line for anything that is not one."""
-    header, trailer, records = None, None, []
+    header, trailer, records, analysis = None, None, [], None
     number = 0
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
@@ -126,6 +134,10 @@ def parse(lines: Iterable[bytes | str]) -> MatchLog:
                 raise FormatError(number, f"the first line is not a {FORMAT} header")
             if header.get("format_version") != FORMAT_VERSION:
                 raise FormatError(number, f"format version {header.get('format_version')!r} is not supported")
+        elif "analysis" in value and "type" not in value:
+            if analysis is not None or not isinstance(value["analysis"], dict):
+                raise FormatError(number, "a second analysis line, or one that is not an object")
+            analysis = value["analysis"]
         elif "trailer" in value:
             trailer = value["trailer"]
             if not isinstance(trailer, dict) or not isinstance(trailer.get("seed"), str):
@@ -144,4 +156,4 @@ def parse(lines: Iterable[bytes | str]) -> MatchLog:
         raise FormatError(number + 1, "the trailer (with the seed) is missing: the file is cut short")
     if not records:
         raise FormatError(number, "the file holds no records")
-    return MatchLog(header, records, trailer)
+    return MatchLog(header, records, trailer, analysis)

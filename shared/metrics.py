@@ -52,6 +52,14 @@ BOT_TURNS = Counter("tabletop_bot_turns", "Bot turn jobs run by a worker, by out
 BOT_TURN_SECONDS = Histogram("tabletop_bot_turn_duration_seconds", "Time a worker spent on one bot turn job",
                              ["level"],
                              buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120))
+ANALYSIS_QUEUED = Counter("tabletop_analysis_jobs_queued", "Analysis RQ jobs enqueued by the rules service")
+ANALYSIS_JOBS = Counter("tabletop_analysis_jobs", "Analysis RQ jobs run by a worker, by what happened (started, "
+                        "done: the analysis it worked on was complete, failed)", ["outcome"])
+ANALYSIS_DECISIONS = Counter("tabletop_analysis_decisions", "Decisions judged by analysis workers (its rate: "
+                             "decisions per second)", ["game"])
+ANALYSIS_DECISION_SECONDS = Histogram("tabletop_analysis_decision_duration_seconds",
+                                      "Time a worker spent judging one decision", ["game"],
+                                      buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30))
 DEADLINES_FIRED = Counter("tabletop_deadlines_fired", "Due turn deadlines looked at: handed_over when the "
                           "seat went to a bot, moot when it had acted or the match had moved on", ["outcome"])
 FOLLOWUP_SWEEPS = Counter("tabletop_followup_sweeps", "Sweeps of the follow-up intents (rules consumer)")
@@ -126,6 +134,30 @@ class BotQueue(Collector):
                                   ("started", "Bot turn jobs a worker is playing", started),
                                   ("failed_jobs", "Bot turn jobs that failed (kept 24 h)", failed)):
             yield GaugeMetricFamily(f"tabletop_bot_turns_{name}", what, value=value)
+
+
+class AnalysisQueue(Collector):
+    """Analyses by status (queued, running, done, failed) and the ``analysis`` RQ queue's length."""
+
+    def __init__(self, queue_client: redis.Redis):
+        self.r = queue_client
+
+    def collect(self):
+        from .analysis_jobs import QUEUE, Jobs
+
+        try:
+            counts = Jobs(self.r).counts()
+            waiting = self.r.llen(f"rq:queue:{QUEUE}")
+        except redis.RedisError as err:
+            log.warning("metrics: analysis jobs not read: %s", err)
+            return
+        family = GaugeMetricFamily("tabletop_analysis_jobs_by_status", "Analyses (per match, engine version "
+                                   "and budget) by status", labels=["status"])
+        for status, n in counts.items():
+            family.add_metric([status], n)
+        yield family
+        yield GaugeMetricFamily("tabletop_analysis_queue_waiting", "Analysis RQ jobs waiting in the queue",
+                                value=waiting)
 
 
 class DueSets(Collector):

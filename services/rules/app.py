@@ -11,6 +11,7 @@ from .deadlines import DUE
 from .followups import FOLLOWUPS
 from .live import LiveLogs
 from .migrations import migrate
+from .analysis_routes import blp as analysis_blp
 from .export_routes import blp as export_blp
 from .index_routes import blp as index_blp, players_blp
 from .routes import blp
@@ -32,10 +33,12 @@ def create_app(config: Config | None = None):
                                                    per_address=config.max_streams_per_address,
                                                    recheck_s=config.stream_recheck_s))
     app.extensions["metrics"] += [metrics.BotQueue(rt.followups.queue.connection, config.bot_queue),
+                                  metrics.AnalysisQueue(rt.followups.queue.connection),
                                   metrics.DueSets(rt.redis, {"followups": FOLLOWUPS, "deadlines": DUE})]
     registry.load_all()
     api.register_blueprint(blp)
     api.register_blueprint(export_blp)
+    api.register_blueprint(analysis_blp)
     api.register_blueprint(index_blp)
     api.register_blueprint(players_blp)
     api.register_blueprint(catalog_blp)

@@ -3,8 +3,8 @@ on the real stack (its Procfile's analysis worker does the judging): asked for f
 shows progress, then a value line per seat, every judged decision as the API lists it, and the
 worst decisions, whose buttons hand their version to the replay (``onJump``).
 
-The module sits outside the viewer's shell, which does not mount it yet: the test loads it into the
-viewer's page itself."""
+The shell mounts the panel on the page of every finished match (shell/match.js), with the game's
+renderer saying the moves and the seats named."""
 from __future__ import annotations
 
 import pytest
@@ -29,25 +29,13 @@ def wait(driver, predicate, timeout=120, what="the page"):
         NoSuchElementException, StaleElementReferenceException)).until(lambda d: predicate(d), message=f"waiting for {what}")
 
 
-MOUNT = """
-const done = arguments[arguments.length - 1];
-const s = document.createElement('script');
-s.src = '/viewer/analysis.js';
-s.onload = () => {
-  const box = document.createElement('div'); box.id = 'analysis-test'; document.body.prepend(box);
-  window.jumped = [];
-  TabletopAnalysis.mount(box, {matchId: arguments[0], onJump: (v) => window.jumped.push(v)});
-  done(true);
-};
-document.head.append(s);
-"""
-
-
-def test_the_panel_asks_for_the_analysis_and_shows_it_against_the_api(stack, browser):
+def test_the_match_page_asks_for_the_analysis_and_shows_it_against_the_api(stack, browser, tmp_path):
+    """The panel mounted by the viewer on a finished match's page: asked for there, it shows the
+    API's decisions, seats by name and moves in the game's words (no JSON), and a worst decision's
+    button steps the replay to its version."""
     match_id = finished_bot_match(stack, "viewer-analysis")
-    browser.get(f"{stack.rules}/viewer/")
-    assert browser.execute_async_script(MOUNT, match_id)
-    q = lambda d, css: d.find_elements("css selector", f"#analysis-test {css}")
+    browser.get(f"{stack.rules}/viewer/#/match/{match_id}")
+    q = lambda d, css: d.find_elements("css selector", f"#analysis {css}")
     wait(browser, lambda d: q(d, "[data-role=ask]"), what="the offer to analyse")
     q(browser, "[data-role=ask]")[0].click()
     wait(browser, lambda d: q(d, "[data-role=status][data-status=done]"), what="the analysis to be done")
@@ -59,9 +47,14 @@ def test_the_panel_asks_for_the_analysis_and_shows_it_against_the_api(stack, bro
     lines = q(browser, "[data-role=value-graph] polyline")
     assert sorted(int(p.get_attribute("data-seat")) for p in lines) == sorted(
         {d["seat"] for d in doc["decisions"]})
+    panel = browser.find_element("css selector", "#analysis").text
+    assert '{"' not in panel and '["' not in panel and "undefined" not in panel
+    assert "Random bot" in panel and "Greedy bot" in panel  # seats by name (the viewer's words), not "seat 0"
     worst = q(browser, "[data-role=worst] button")
     expected = sorted((d for d in doc["decisions"] if d["loss"] > 0), key=lambda d: -d["loss"])[:5]
     assert [float(b.get_attribute("data-loss")) for b in worst] == [d["loss"] for d in expected]
     if worst:
         worst[0].click()
-        assert browser.execute_script("return window.jumped") == [expected[0]["version"]]
+        wait(browser, lambda d: d.find_element("css selector", "#slider").get_attribute("value")
+             == str(expected[0]["version"]), 30, "the replay to step to the worst decision")
+    browser.save_screenshot(str(tmp_path / "analysis.png"))

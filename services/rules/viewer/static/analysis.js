@@ -29,7 +29,14 @@
     return node;
   }
 
-  const moveText = (m) => Object.entries(m || {}).map(([k, v]) => (k === "type" ? v : `${k}=${JSON.stringify(v)}`)).join(" ");
+  /** A move in words when the page gives no label for it: its type, then its fields (lists joined). */
+  const words = (v) => (Array.isArray(v) ? (v.length ? v.map(words).join(", ") : "none")
+    : v !== null && typeof v === "object" ? Object.entries(v).map(([k, x]) => `${k.replace(/_/g, " ")} ${words(x)}`).join(", ")
+    : String(v));
+  const plainMove = (m) => Object.entries(m || {}).map(([k, v]) => (k === "type" ? String(v).replace(/_/g, " ")
+    : `${k.replace(/_/g, " ")} ${words(v)}`)).join(", ");
+  let moveText = plainMove;
+  let seatText = (seat) => `seat ${seat}`;
 
   function graph(doc) {
     const ds = doc.decisions;
@@ -59,7 +66,7 @@
     const worst = [...doc.decisions].filter((d) => d.loss > 0).sort((a, b) => b.loss - a.loss).slice(0, WORST);
     return el("ol", {"data-role": "worst"}, worst.map((d) => el("li", {},
       el("button", {"data-version": d.version, "data-loss": d.loss, onclick: () => onJump && onJump(d.version),
-        text: `version ${d.version}, seat ${d.seat}: lost ${d.loss}`}),
+        text: `version ${d.version}, ${seatText(d.seat)}: lost ${d.loss}`}),
       ` played ${moveText(d.played)}, best ${moveText(d.best)}`)));
   }
 
@@ -69,11 +76,15 @@
       doc.decisions.map((d) => el("tr", {"data-version": d.version, "data-seat": d.seat, "data-loss": d.loss},
         el("td", {}, el("a", {href: "#", onclick: (e) => { e.preventDefault(); if (onJump) onJump(d.version); },
           text: String(d.version)})),
-        el("td", {text: String(d.seat)}), el("td", {text: moveText(d.played)}), el("td", {text: moveText(d.best)}),
+        el("td", {text: seatText(d.seat)}), el("td", {text: moveText(d.played)}), el("td", {text: moveText(d.best)}),
         el("td", {text: String(d.value_played)}), el("td", {text: String(d.value_best)}), el("td", {text: String(d.loss)}))));
   }
 
-  function mount(container, {matchId, onJump, base = ""}) {
+  /** Show the analysis of ``matchId`` in ``container``; ``label(move)`` and ``seatName(seat)``, when
+   * given, say moves and seats in the game's words (the viewer passes its renderer's). */
+  function mount(container, {matchId, onJump, base = "", label, seatName}) {
+    if (label) moveText = (m) => { try { return label(m) || plainMove(m); } catch (err) { return plainMove(m); } };
+    if (seatName) seatText = (seat) => seatName(seat);
     const url = `${base}/v1/matches/${encodeURIComponent(matchId)}/analysis`;
     let timer = null;
     const show = (...nodes) => { container.replaceChildren(...nodes); };

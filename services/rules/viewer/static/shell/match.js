@@ -8,6 +8,7 @@ import { rendererFor, call } from "./renderers.js";
 import { describeEvent } from "./events.js";
 import { drawControls } from "./play.js";
 import { seatName, who } from "./words.js";
+import "../analysis.js"; // window.TabletopAnalysis: the analysis panel of a finished match
 
 export function errorBox(err) {
   return h("p", { class: "error", role: "alert", text: `${err.status ? err.status + ": " : ""}${err.message}` });
@@ -22,6 +23,7 @@ export async function showMatch(app, matchId, setTeardown) {
   const title = h("h1", {}, h("span", { id: "game-title" }), " ", h("code", { class: "id", text: matchId }));
   const info = h("div", { class: "panel", id: "match-info" });
   const auditBox = h("div", { class: "panel", id: "audit" }, h("span", { class: "muted", text: "audit: loading…" }));
+  const analysisBox = h("div", { class: "panel", id: "analysis", hidden: true });
   const tokenInput = h("input", { id: "token", type: "password", placeholder: "paste a seat's token to see and play what it may",
     size: 40, autocomplete: "off" });
   tokenInput.value = s.token;
@@ -46,7 +48,7 @@ export async function showMatch(app, matchId, setTeardown) {
   const detail = h("div", { id: "card-detail", class: "panel card-detail", hidden: true });
   fill(app, title, info, h("div", { class: "panel" }, tokenForm), stepper,
     h("div", { class: "columns" }, h("div", { class: "main-column" }, h("div", { class: "panel" }, awaitedLine, playBox), stateBox),
-      h("div", { class: "side-column" }, detail, auditBox, h("div", { class: "panel" }, h("h2", { text: "Last events" }), eventsBox))));
+      h("div", { class: "side-column" }, detail, auditBox, analysisBox, h("div", { class: "panel" }, h("h2", { text: "Last events" }), eventsBox))));
 
   slider.addEventListener("input", () => show(Number(slider.value)));
   const onKey = (e) => {
@@ -128,6 +130,26 @@ export async function showMatch(app, matchId, setTeardown) {
     } catch (err) {
       fill(auditBox, errorBox(err));
     }
+  }
+
+  /** Once the match is over: the analysis panel (ask for it, watch it progress, jump to the worst
+   * decisions), moves said in the game's words by its renderer, seats by name. */
+  let analysisMounted = false;
+  async function drawAnalysis() {
+    if (analysisMounted || s.summary.status === "active" || !window.TabletopAnalysis) return;
+    analysisMounted = true;
+    let final = null;
+    try { final = await viewAt(s.head); } catch (err) { final = null; }
+    const label = (move) => {
+      const made = call(s.renderer, "controls", [move], final ? final.state : {}, ctx(s.head));
+      return made && made[0] ? `${made[0].group ? made[0].group + ": " : ""}${made[0].label}` : null;
+    };
+    analysisBox.hidden = false;
+    fill(analysisBox, h("h2", { text: "Analysis" }));
+    const body = h("div", { id: "analysis-body" });
+    analysisBox.append(body);
+    window.TabletopAnalysis.mount(body, { matchId, onJump: (v) => show(v), label,
+      seatName: (seat) => seatName(s.summary.seats[seat], seat) });
   }
 
   function drawEvents() {
@@ -305,6 +327,7 @@ export async function showMatch(app, matchId, setTeardown) {
       if (live) live.textContent = "";
       drawInfo();
       drawAudit();
+      drawAnalysis();
     }
   }
 
@@ -336,5 +359,6 @@ export async function showMatch(app, matchId, setTeardown) {
   drawLabel();
   drawAudit();
   await show(s.head);
+  drawAnalysis();
   restartStream();
 }

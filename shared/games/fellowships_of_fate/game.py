@@ -29,7 +29,9 @@ class FellowshipsOfFate(Game):
     title = "Fellowships of Fate"
     min_players = 2
     max_players = 5
-    version = "2"
+    # 3: the Formation is one move, ``form`` with the four members (was pick / unpick / confirm,
+    # which could go on for ever); "2" is frozen in shared/released/fellowships_of_fate/v2
+    version = "3"
     Options = Options
     # ISMCTS tuning (shared/bots/ismcts.py SearchParams): short heuristic-guided playouts, then the
     # heuristic's lead (in VP) at the cut-off; see docs/games/fellowships_of_fate.md.

@@ -1,6 +1,6 @@
 """Fellowships of Fate as a pure engine module: the ``Game`` and its options.
 
-Flow: each of 4 rounds is a hidden simultaneous Formation (pick / unpick / confirm four members),
+Flow: each of 4 rounds is a hidden simultaneous Formation (one ``form`` move: four members),
 an Explore phase of turns clockwise from the starting player (play a member declaring an ability,
 or activate the upright legendary one, then resolve its icons one decision at a time), and a
 Cleanup. Seats that cannot act pass automatically; the round ends when all pass.
@@ -11,7 +11,7 @@ from marshmallow import Schema, fields, validate
 
 from shared.engine import Game, Outcome, make_event
 
-from . import evolve, moves, playout, scoring, views
+from . import evolve, formation, moves, playout, scoring, views
 from .content import content
 from .heuristic import heuristic
 
@@ -84,3 +84,9 @@ class FellowshipsOfFate(Game):
 
     def playout_move(self, state, seat, moves, rng):
         return playout.playout_move(state, seat, moves, rng)
+
+    def rulebook_options(self, state, seat):
+        return formation.rulebook_options(state, seat)
+
+    def option_chosen(self, start, state, seat):
+        return formation.option_chosen(start, state, seat)

@@ -205,39 +205,48 @@ def check_decision(game: Game, state: dict, seat: int, *, secret: bytes = b"deci
     * no sequence is longer than ``max_depth`` moves (the decision ends in a bounded number of
       the seat's steps);
     * where the game declares the rulebook's options for this decision
-      (``Game.rulebook_options``), the exploration is complete within the budget and reaches
-      every one of them and nothing else (``Game.option_chosen``).
+      (``Game.rulebook_options``), the exploration is complete within the budget, every option
+      chosen (``Game.option_chosen``) is one of them, and each is reachable from the start — and
+      from every state on the way that declares options too, so that no step (a card put back)
+      takes an option away.
 
     Chance outcomes inside a move are drawn from one fixed generator per move, so one state and
     one move always lead to the same state."""
     rng = rng or FastRng(0)
     declared = game.rulebook_options(state, seat)
-    declared_keys = None if declared is None else {encode(o) for o in declared}
-    reached: set[bytes] = set()
-    done: set[str] = set()  # fully explored states
+    declaring = declared is not None
+
+    def frame(at: dict, key: str, trail: list) -> list:
+        """[state, digest, moves still to try, moves that led here, options reached below]"""
+        return [at, key, _shuffled(game.legal_moves(at, seat), rng), trail, set()]
+
+    reach: dict[str, set] = {}  # fully explored states -> the options reachable from them
     root = _digest(state)
-    # the stack holds (state, its digest, moves still to try, the moves that led here)
-    stack = [(state, root, _shuffled(game.legal_moves(state, seat), rng), [])]
+    stack = [frame(state, root, [])]
     on_path = {root}
     nodes, deepest, complete = 1, 0, True
     while stack:
-        here, key, todo, path = stack[-1]
+        here, key, todo, path, below = stack[-1]
         if not todo:
             stack.pop()
             on_path.discard(key)
-            done.add(key)
+            reach[key] = below
+            if stack:
+                stack[-1][4] |= below
+            if declaring and complete:
+                _assert_reachable(game, here, seat, below, path)
             continue
         move = todo.pop()
         child = game.copy_state(here)
         game.advance(child, seat, clone(move), SeededRng(secret, "decision-move"))
         trail = path + [move]
         deepest = max(deepest, len(trail))
-        if declared_keys is not None:
+        if declaring:
             chosen = game.option_chosen(state, child, seat)
             if chosen is not None:
-                assert encode(chosen) in declared_keys, (
+                assert encode(chosen) in {encode(o) for o in game.rulebook_options(here, seat) or declared}, (
                     f"{game.id}: seat {seat} chose {chosen!r}, not a rulebook option, by {trail}")
-                reached.add(encode(chosen))
+                below.add(encode(chosen))
                 continue
         if game.outcome(child) is not None or seat not in game.to_act(child):
             continue
@@ -245,21 +254,30 @@ def check_decision(game: Game, state: dict, seat: int, *, secret: bytes = b"deci
             f"{game.id}: seat {seat}'s decision has not ended after {max_depth} of its moves: {trail[-8:]}")
         ck = _digest(child)
         assert ck not in on_path, f"{game.id}: seat {seat}'s moves {trail} return its decision to a state it was in"
-        if ck in done:
+        if ck in reach:
+            below |= reach[ck]
             continue
         if nodes >= max_nodes:
             complete = False
             continue
         nodes += 1
         on_path.add(ck)
-        stack.append((child, ck, _shuffled(game.legal_moves(child, seat), rng), trail))
+        stack.append(frame(child, ck, trail))
     report = DecisionReport(seat=seat, step=step, nodes=nodes, deepest=deepest, complete=complete)
-    if declared_keys is not None:
-        report.declared, report.reached = len(declared_keys), len(reached)
+    if declaring:
         assert complete, f"{game.id}: seat {seat}'s decision did not finish within {max_nodes} states"
-        missing = [o for o in declared if encode(o) not in reached]
-        assert not missing, f"{game.id}: rulebook options seat {seat} cannot reach: {missing[:5]}"
+        report.declared, report.reached = len(declared), len(reach[root] & {encode(o) for o in declared})
     return report
+
+
+def _assert_reachable(game: Game, at: dict, seat: int, reached: set, path: list) -> None:
+    """Every option the rulebook gives at ``at`` is among those reached from it."""
+    options = game.rulebook_options(at, seat)
+    if options is None:
+        return
+    missing = [o for o in options if encode(o) not in reached]
+    where = f"after {path}" if path else "from the start of the decision"
+    assert not missing, f"{game.id}: rulebook options seat {seat} cannot reach {where}: {missing[:5]}"
 
 
 def _shuffled(moves: list, rng: FastRng) -> list:

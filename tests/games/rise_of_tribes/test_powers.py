@@ -312,3 +312,38 @@ def test_power_light_in_the_dark_declined_on_moon_blank_draws_no_event():
     state = run(state, 1, {"type": "end_turn"}, rng=Dice("moon", "blank"))
     state = run(state, 0, {"type": "skip"})
     assert state["turn"]["rolled"] == ["moon", "blank"] and state["events"]["slots"] == [None, None]
+
+
+def test_power_exogamy_costs_exactly_two_and_needs_two_resources_and_a_member_in_supply():
+    """Exogamy: "pay another player 2 resources to convert 1 of their tribe": offered with 2
+    resources (not 1) and a member left to place, only against an opponent in a shared hex; the
+    payment is 2, no more, and the turn goes on."""
+    state = with_power(0, "exogamy", {4: {0: 2, 1: 3}, 8: {1: 3}}, tribes=("indartsu", "kiror"))
+    give(state, 0, wood=1)
+    assert "exogamy" not in types(state, 0)
+    give(state, 0, food=1)
+    assert [m for m in legal(state, 0) if m["type"] == "exogamy"] == [{"type": "exogamy", "hex": 4, "target": 1}]
+    supply = state["seats"][0]["supply"]
+    state["seats"][0]["supply"] = 0
+    assert "exogamy" not in types(state, 0)
+    state["seats"][0]["supply"] = supply
+    state = run(state, 0, {"type": "exogamy", "hex": 4, "target": 1})
+    assert decision(state) == dict(decision(state), kind="pay", left=2, to=1)
+    state = run(state, 0, {"type": "pay", "resource": "wood"}, {"type": "pay", "resource": "food"})
+    assert decision(state)["kind"] == "action" and state["seats"][1]["res"] == {"food": 1, "wood": 1, "stone": 0}
+    assert state["seats"][0]["supply"] == supply - 1 and state["pop"][4] == [3, 2]
+    assert [e for e in state["turn"]["used"]] == ["exogamy"]
+
+
+def test_power_light_in_the_dark_is_offered_only_with_a_moon_and_a_resource_to_pay():
+    for dice, food, offered in ((("moon", "sun"), 1, True), (("moon", "sun"), 0, False), (("sun", "blank"), 1, False)):
+        state = with_power(0, "light_in_the_dark", tribes=("tunga", "kiror"))
+        give(state, 0, food=food)
+        state = at(state, 1, kind="goals", step="goals")
+        state = run(state, 1, {"type": "end_turn"}, rng=Dice(*dice))
+        assert (decision(state)["kind"] == "light") == offered, (dice, food)
+    state = with_power(1, "light_in_the_dark", tribes=("tunga", "kiror"))  # another seat's power
+    give(state, 0, food=1)
+    state = at(state, 1, kind="goals", step="goals")
+    state = run(state, 1, {"type": "end_turn"}, rng=Dice("moon", "sun"))
+    assert decision(state)["kind"] != "light"

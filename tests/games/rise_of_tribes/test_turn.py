@@ -542,3 +542,19 @@ def test_rule_step5_complete_any_number_of_goals_and_build_in_any_order():
                 {"type": "complete", "card": "explorers"})
     assert state["seats"][0]["score"] == 6 and state["village"][4] == 0
     assert {"type": "complete", "card": "oxen"} in legal(state, 0)
+
+
+def test_rule_grow_with_an_empty_supply_adds_nobody_and_asks_nothing():
+    """GROW takes members from the supply: with none left, the action adds nobody."""
+    state = two({0: {0: 20}, 8: {1: 3}})
+    assert state["seats"][0]["supply"] == 0
+    state = run(state, 0, action_move(state, "grow", "strong"))
+    assert decision(state)["kind"] == "action" and state["pop"][0][0] == 20
+
+
+def test_rule_grow_with_one_member_left_in_the_supply_adds_exactly_one():
+    state = two({0: {0: 19}, 8: {1: 3}})
+    state = run(state, 0, action_move(state, "grow", "standard"))
+    assert decision(state)["kind"] == "grow" and legal(state, 0) == [{"type": "grow", "hex": 0}]
+    state = run(state, 0, {"type": "grow", "hex": 0})
+    assert state["pop"][0][0] == 20 and decision(state)["kind"] == "action"

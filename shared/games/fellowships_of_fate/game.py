@@ -34,8 +34,10 @@ class FellowshipsOfFate(Game):
     version = "3"
     Options = Options
     # ISMCTS tuning (shared/bots/ismcts.py SearchParams): short heuristic-guided playouts, then the
-    # heuristic's lead (in VP) at the cut-off; see docs/games/fellowships_of_fate.md.
-    search = {"iterations": 100, "playout_steps": 10, "c": 0.7, "scale": 2.0}
+    # heuristic's lead (in VP) at the cut-off; 300 iterations since engine 3, whose Formation is one
+    # move of 126 (enough to try every hand and revisit the good ones); see
+    # docs/games/fellowships_of_fate.md.
+    search = {"iterations": 300, "playout_steps": 10, "c": 0.7, "scale": 2.0}
 
     def setup(self, players, options, rng):
         """Common Setup: a shuffled adventure deck with four cards face up, the relic deck (the

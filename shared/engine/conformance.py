@@ -14,12 +14,17 @@ of a random playout it asserts that:
 * ``advance`` (trusted, in place, on a move object straight from ``legal_moves``) gives the same
   events and state as ``decide`` + ``evolve`` (search bots rely on it);
 * the playout ends with an ``outcome`` within ``max_steps``.
+
+``check_decisions`` explores one seat's consecutive moves from sampled decision points: no
+sequence of them returns the decision to a state it was in, every one ends within a bound, and
+where a game declares the rulebook's options for a decision (``Game.rulebook_options``), each is
+reachable from the decision's start.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..canonical import clone, encode
+from ..canonical import clone, encode, sha256_hex
 from ..rng import FastRng, SeededRng
 from .errors import IllegalMove
 from .game import Game
@@ -168,3 +173,138 @@ def _check_state(game: Game, state: dict, players: int, events: list, *, full: b
                         assert key not in red["data"] or red["data"][key] != value, (
                             f"{game.id}: {ev['type']} leaks seat {other}'s {key} to {seat}"
                         )
+
+
+# --- Decisions: no cycle, a bounded end, every rulebook option reachable -------------------------
+
+@dataclass
+class DecisionReport:
+    """What exploring one seat's pending decision found (``check_decision``)."""
+
+    seat: int
+    step: int  # the playout step the decision was sampled at
+    nodes: int  # distinct states of the decision explored
+    deepest: int  # the most consecutive moves of the seat on one explored path
+    complete: bool  # every sequence of the seat's moves was explored (no budget cut)
+    declared: int | None = None  # how many rulebook options the game declares, if it does
+    reached: int | None = None
+
+
+def _digest(state: dict) -> str:
+    return sha256_hex(encode(state))
+
+
+def check_decision(game: Game, state: dict, seat: int, *, secret: bytes = b"decisions", max_nodes: int = 400,
+                   max_depth: int = 60, step: int = 0, rng: FastRng | None = None) -> DecisionReport:
+    """Explore every sequence of ``seat``'s consecutive moves from ``state`` (depth first, children
+    in a random order, at most ``max_nodes`` distinct states) until the seat no longer acts or the
+    game ends, and assert that:
+
+    * no sequence returns the decision to a state it was in on the way (a cycle: the canonical
+      digest of a state repeats along one path; two orders reaching one state are no cycle);
+    * no sequence is longer than ``max_depth`` moves (the decision ends in a bounded number of
+      the seat's steps);
+    * where the game declares the rulebook's options for this decision
+      (``Game.rulebook_options``), the exploration is complete within the budget, every option
+      chosen (``Game.option_chosen``) is one of them, and each is reachable from the start — and
+      from every state on the way that declares options too, so that no step (a card put back)
+      takes an option away.
+
+    Chance outcomes inside a move are drawn from one fixed generator per move, so one state and
+    one move always lead to the same state."""
+    rng = rng or FastRng(0)
+    declared = game.rulebook_options(state, seat)
+    declaring = declared is not None
+
+    def frame(at: dict, key: str, trail: list) -> list:
+        """[state, digest, moves still to try, moves that led here, options reached below]"""
+        return [at, key, _shuffled(game.legal_moves(at, seat), rng), trail, set()]
+
+    reach: dict[str, set] = {}  # fully explored states -> the options reachable from them
+    root = _digest(state)
+    stack = [frame(state, root, [])]
+    on_path = {root}
+    nodes, deepest, complete = 1, 0, True
+    while stack:
+        here, key, todo, path, below = stack[-1]
+        if not todo:
+            stack.pop()
+            on_path.discard(key)
+            reach[key] = below
+            if stack:
+                stack[-1][4] |= below
+            if declaring and complete:
+                _assert_reachable(game, here, seat, below, path)
+            continue
+        move = todo.pop()
+        child = game.copy_state(here)
+        game.advance(child, seat, clone(move), SeededRng(secret, "decision-move"))
+        trail = path + [move]
+        deepest = max(deepest, len(trail))
+        if declaring:
+            chosen = game.option_chosen(state, child, seat)
+            if chosen is not None:
+                assert encode(chosen) in {encode(o) for o in game.rulebook_options(here, seat) or declared}, (
+                    f"{game.id}: seat {seat} chose {chosen!r}, not a rulebook option, by {trail}")
+                below.add(encode(chosen))
+                continue
+        if game.outcome(child) is not None or seat not in game.to_act(child):
+            continue
+        assert len(trail) < max_depth, (
+            f"{game.id}: seat {seat}'s decision has not ended after {max_depth} of its moves: {trail[-8:]}")
+        ck = _digest(child)
+        assert ck not in on_path, f"{game.id}: seat {seat}'s moves {trail} return its decision to a state it was in"
+        if ck in reach:
+            below |= reach[ck]
+            continue
+        if nodes >= max_nodes:
+            complete = False
+            continue
+        nodes += 1
+        on_path.add(ck)
+        stack.append(frame(child, ck, trail))
+    report = DecisionReport(seat=seat, step=step, nodes=nodes, deepest=deepest, complete=complete)
+    if declaring:
+        assert complete, f"{game.id}: seat {seat}'s decision did not finish within {max_nodes} states"
+        report.declared, report.reached = len(declared), len(reach[root] & {encode(o) for o in declared})
+    return report
+
+
+def _assert_reachable(game: Game, at: dict, seat: int, reached: set, path: list) -> None:
+    """Every option the rulebook gives at ``at`` is among those reached from it."""
+    options = game.rulebook_options(at, seat)
+    if options is None:
+        return
+    missing = [o for o in options if encode(o) not in reached]
+    where = f"after {path}" if path else "from the start of the decision"
+    assert not missing, f"{game.id}: rulebook options seat {seat} cannot reach {where}: {missing[:5]}"
+
+
+def _shuffled(moves: list, rng: FastRng) -> list:
+    moves = list(moves)
+    for i in range(len(moves) - 1, 0, -1):
+        j = rng.randbelow(i + 1)
+        moves[i], moves[j] = moves[j], moves[i]
+    return moves
+
+
+def check_decisions(game: Game, players: int, options: dict | None = None, *, seed: int = 0, samples: int = 8,
+                    every: int = 11, max_steps: int = 5000, **kw) -> list[DecisionReport]:
+    """``check_decision`` for every seat to act at ``samples`` decision points of one seeded random
+    playout (the first state, then every ``every``-th step), stopping at the end of the game."""
+    opts = game.validate_options(players, options or {})
+    secret = f"decisions-{seed}".encode()
+    state = game.fold(game.setup(players, opts, SeededRng(secret, "setup")))
+    chooser = FastRng(seed)
+    reports: list[DecisionReport] = []
+    step = 0
+    while game.outcome(state) is None and len(reports) < samples and step < max_steps:
+        acting = game.to_act(state)
+        if step % every == 0:
+            for seat in acting:
+                reports.append(check_decision(game, state, seat, secret=secret, step=step, rng=chooser, **kw))
+        seat = acting[chooser.randbelow(len(acting))]
+        moves = game.legal_moves(state, seat)
+        game.advance(state, seat, moves[chooser.randbelow(len(moves))], SeededRng(secret, step))
+        step += 1
+    return reports

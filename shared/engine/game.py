@@ -18,7 +18,9 @@ A game is a pure, I/O-free description:
 * ``view(state, seat | None)`` — what a seat (or a spectator) may see;
 * ``determinize(view, seat, rng) -> state`` — a full state consistent with that view;
 * ``outcome(state) -> Outcome | None``;
-* ``heuristic(state, seat) -> float`` — how good the state looks for the seat (greedy bots).
+* ``heuristic(state, seat) -> float`` — how good the state looks for the seat (greedy bots);
+* optionally ``rulebook_options(state, seat)`` and ``option_chosen(start, state, seat)`` — the
+  options the rulebook gives a decision, for the conformance check that each is reachable.
 
 State and events are plain JSON (string keys only); ``clone`` enforces it.
 """
@@ -178,6 +180,19 @@ class Game:
         """The move a search playout makes for ``seat`` (default: uniformly random); games may
         bias it with cheap knowledge. It sees the simulated state, never a live one."""
         return moves[rng.randbelow(len(moves))]
+
+    # ----- the rulebook's options for a decision (optional; checked by conformance) -------
+    def rulebook_options(self, state: State, seat: int) -> list | None:
+        """Every option the rulebook gives ``seat`` at the decision pending in ``state`` (plain
+        JSON values, e.g. the hands of a Formation), where the game declares them; ``None``
+        (the default) declares nothing. ``conformance.check_decision`` proves each one reachable
+        from here by the seat's moves. Never used in play."""
+        return None
+
+    def option_chosen(self, start: State, state: State, seat: int) -> Any:
+        """Once ``state`` shows that ``seat`` has made the decision pending in ``start``, the
+        option (one of ``rulebook_options(start, seat)``) it chose; ``None`` until then."""
+        return None
 
     # ----- description for clients -------------------------------------------------------
     def describe(self) -> dict:

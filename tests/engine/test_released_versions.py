@@ -27,8 +27,9 @@ RELEASES = {
     ("arkon", "4"): None,
     ("battlefields-of-olympus", "1"): "2c4e00b", ("battlefields-of-olympus", "2"): "961d398",
     ("battlefields-of-olympus", "3"): None,
-    ("fate-of-akalon", "1"): "2c4e00b", ("fate-of-akalon", "2"): None,
-    ("fellowships-of-fate", "1"): "2c4e00b", ("fellowships-of-fate", "2"): None,
+    ("fate-of-akalon", "1"): "2c4e00b", ("fate-of-akalon", "2"): "fbbe737", ("fate-of-akalon", "3"): None,
+    ("fellowships-of-fate", "1"): "2c4e00b", ("fellowships-of-fate", "2"): "fbbe737",
+    ("fellowships-of-fate", "3"): None,
     ("rise-of-tribes", "1"): "2c4e00b", ("rise-of-tribes", "2"): None,
 }
 FROZEN = sorted(key for key, commit in RELEASES.items() if commit)

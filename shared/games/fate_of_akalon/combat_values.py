@@ -25,6 +25,25 @@ def condition_holds(state: dict, seat: int, fx: dict) -> bool:
     raise ValueError(f"unknown condition {cond!r}")
 
 
+def _silenced(state: dict, field: list[dict]) -> tuple[set[str], set[str]]:
+    """The cards of ``field`` (in play order) whose text an opposing ``ignore_text`` card
+    (Tactician) strips: (those on the battlefield before it, those played after it)."""
+    before: set[str] = set()
+    after: set[str] = set()
+    silencers: list[int] = []
+    for i, entry in enumerate(field):
+        cid, seat = entry["card"], entry["seat"]
+        if any(opposed(state, src, seat) for src in silencers):
+            after.add(cid)
+            continue
+        if any(fx["do"] == "ignore_text" for fx in card(cid).effects):
+            silencers.append(seat)
+            for earlier in field[:i]:
+                if opposed(state, seat, earlier["seat"]):
+                    before.add(earlier["card"])
+    return before - after, after
+
+
 def active_text(state: dict) -> set[str]:
     """Battlefield cards whose text is in effect.
 
@@ -35,19 +54,16 @@ def active_text(state: dict) -> set[str]:
     field = state["field"]
     if not state.get("battle"):
         return set()  # the skirmish ignores all card text
-    ignored: set[str] = set()
-    silencers: list[int] = []
-    for i, entry in enumerate(field):
-        cid, seat = entry["card"], entry["seat"]
-        if any(opposed(state, src, seat) for src in silencers):
-            ignored.add(cid)
-            continue
-        if any(fx["do"] == "ignore_text" for fx in card(cid).effects):
-            silencers.append(seat)
-            for earlier in field[:i]:
-                if opposed(state, seat, earlier["seat"]):
-                    ignored.add(earlier["card"])
-    return {e["card"] for e in field if e["card"] not in ignored}
+    before, after = _silenced(state, field)
+    return {e["card"] for e in field if e["card"] not in before | after}
+
+
+def played_after_silencer(state: dict, field: list[dict]) -> set[str]:
+    """The cards of a battle's ``field`` (as it stood at the fight) played after an opposing
+    Tactician: play example 1, "treated as if it had no card text", so none of their text
+    resolves in that battle, Victorious, Defeated and Cemetery included, although the
+    Tactician has left the battlefield by then."""
+    return _silenced(state, field)[1]
 
 
 def matches_attribute(cid: str, fx: dict) -> bool:

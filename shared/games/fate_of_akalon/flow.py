@@ -12,7 +12,7 @@ from __future__ import annotations
 from shared.engine.game import Tx
 
 from . import card_areas, card_text, simultaneous_effects
-from .combat_values import active_text, battlefield_values, card_values, may_play_more
+from .combat_values import active_text, battlefield_values, card_values, may_play_more, played_after_silencer
 from .content import card, total_value
 from .scoring import final_result
 from .skirmish import skirmish
@@ -131,8 +131,10 @@ def fight(tx: Tx) -> None:
 
 def aftermath(tx: Tx) -> None:
     """Defeated cards to the cemetery; victorious cards on top of the discard in the owner's
-    chosen order; then **Victorious** / **Defeated** triggers (whether a text is ignored is
-    decided when it fires: a silencer that has left the battlefield silences nothing)."""
+    chosen order; then **Victorious** / **Defeated** triggers. A card played after an opposing
+    Tactician has no text (play example 1), so it triggers nothing; the text of a card that was
+    on the battlefield before the Tactician came was ignored only while the Tactician stayed
+    there, so it fires (every card has left the battlefield by now)."""
     st = tx.state
     res = st["battle"]["result"]
     for s in res["winners"]:
@@ -144,7 +146,7 @@ def aftermath(tx: Tx) -> None:
     for s in res["losers"]:
         card_areas.move(tx, s, card_areas.field_cards(st, s), "field", "cemetery")
     tx.emit("step", {"step": "initiative"})
-    done = set(st["battle"]["triggered"])
+    done = set(st["battle"]["triggered"]) | played_after_silencer(st, res["field"])
     found: dict[int, list[list]] = {}
     for e in res["field"]:
         on = "victorious" if e["seat"] in res["winners"] else "defeated"
@@ -158,7 +160,8 @@ def aftermath(tx: Tx) -> None:
 
 def initiative(tx: Tx) -> None:
     """5) The winner (or the chosen player, the last such choice prevailing) attacks next;
-    6) ``victory``; 7) players with no cards in hand draw 5, then their **Cemetery** cards trigger."""
+    6) ``victory``; 7) players with no cards in hand draw 5, then their **Cemetery** cards trigger
+    (but for a card played this battle after an opposing Tactician: it has no text this battle)."""
     st = tx.state
     b = st["battle"]
     nxt = b["next"] if b["next"] is not None else b["result"]["next"]
@@ -170,7 +173,7 @@ def initiative(tx: Tx) -> None:
     for s in empty:
         card_areas.draw(tx, s, HAND_SIZE)
     tx.emit("step", {"step": "next", "attacker": nxt})
-    done = set(b["triggered"])
+    done = set(b["triggered"]) | played_after_silencer(st, b["result"]["field"])
     found = {
         s: [[c, "cemetery"] for c in st["zones"][s]["cemetery"] if c not in done and card(c).has("cemetery")]
         for s in empty

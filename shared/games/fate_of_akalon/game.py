@@ -24,7 +24,10 @@ class FateOfAkalon(Game):
     title = "Fate of Akalon: Tribes"
     min_players = 2
     max_players = 4
-    version = "2"
+    # 3: play example 1 as written: a card an opponent plays after the Tactician has no card text,
+    # Victorious and Defeated included, even once the Tactician has left; "2" is frozen in
+    # shared/released/fate_of_akalon/v2
+    version = "3"
     Options = Options
     # ISMCTS tuning (see docs/games/fate_of_akalon.md, "Search against greedy"): short playouts
     # (about one battle) cut off by the heuristic, whose units are cemetery points (a card is 0-8)

@@ -41,7 +41,6 @@ def on_setup(state: dict, data: dict, secret: dict) -> None:
                 "colour": colour,
                 "members": list(c.member_order),
                 "standby": list(c.member_order),
-                "draft": [],
                 "hand": [],
                 "known_hand": [],
                 "play": [],
@@ -54,21 +53,10 @@ def on_setup(state: dict, data: dict, secret: dict) -> None:
     })
 
 
-def on_pick(state: dict, data: dict, private: dict) -> None:
+def on_form(state: dict, data: dict, private: dict) -> None:
+    """The seat's hand, committed hidden until every seat has formed."""
     seat = data["seat"]
-    state["seats"][seat]["draft"].append(private[str(seat)]["member"])
-
-
-def on_unpick(state: dict, data: dict, private: dict) -> None:
-    seat = data["seat"]
-    state["seats"][seat]["draft"].remove(private[str(seat)]["member"])
-
-
-def on_confirm(state: dict, data: dict) -> None:
-    seat = data["seat"]
-    s = state["seats"][seat]
-    commitments.commit(state["formation"], seat, sorted(s["draft"]))
-    s["draft"] = []
+    commitments.commit(state["formation"], seat, sorted(private[str(seat)]["members"]))
 
 
 def on_explore_begin(state: dict, data: dict) -> None:
@@ -221,11 +209,9 @@ def on_game_end(state: dict, data: dict) -> None:
 
 
 WITH_PRIVATE = {  # handlers that read the acting seat's private part
-    "pick": on_pick,
-    "unpick": on_unpick,
+    "form": on_form,
 }
 HANDLERS = {
-    "confirm": on_confirm,
     "explore_begin": on_explore_begin,
     "turn_begin": on_turn_begin,
     "play_member": on_play_member,

@@ -1,6 +1,6 @@
 """Fellowships of Fate as a pure engine module: the ``Game`` and its options.
 
-Flow: each of 4 rounds is a hidden simultaneous Formation (pick / unpick / confirm four members),
+Flow: each of 4 rounds is a hidden simultaneous Formation (one ``form`` move: four members),
 an Explore phase of turns clockwise from the starting player (play a member declaring an ability,
 or activate the upright legendary one, then resolve its icons one decision at a time), and a
 Cleanup. Seats that cannot act pass automatically; the round ends when all pass.
@@ -11,7 +11,7 @@ from marshmallow import Schema, fields, validate
 
 from shared.engine import Game, Outcome, make_event
 
-from . import evolve, moves, playout, scoring, views
+from . import evolve, formation, moves, playout, scoring, views
 from .content import content
 from .heuristic import heuristic
 
@@ -29,11 +29,15 @@ class FellowshipsOfFate(Game):
     title = "Fellowships of Fate"
     min_players = 2
     max_players = 5
-    version = "2"
+    # 3: the Formation is one move, ``form`` with the four members (was pick / unpick / confirm,
+    # which could go on for ever); "2" is frozen in shared/released/fellowships_of_fate/v2
+    version = "3"
     Options = Options
     # ISMCTS tuning (shared/bots/ismcts.py SearchParams): short heuristic-guided playouts, then the
-    # heuristic's lead (in VP) at the cut-off; see docs/games/fellowships_of_fate.md.
-    search = {"iterations": 100, "playout_steps": 10, "c": 0.7, "scale": 2.0}
+    # heuristic's lead (in VP) at the cut-off; 300 iterations since engine 3, whose Formation is one
+    # move of 126 (enough to try every hand and revisit the good ones); see
+    # docs/games/fellowships_of_fate.md.
+    search = {"iterations": 300, "playout_steps": 10, "c": 0.7, "scale": 2.0}
 
     def setup(self, players, options, rng):
         """Common Setup: a shuffled adventure deck with four cards face up, the relic deck (the
@@ -82,3 +86,9 @@ class FellowshipsOfFate(Game):
 
     def playout_move(self, state, seat, moves, rng):
         return playout.playout_move(state, seat, moves, rng)
+
+    def rulebook_options(self, state, seat):
+        return formation.rulebook_options(state, seat)
+
+    def option_chosen(self, start, state, seat):
+        return formation.option_chosen(start, state, seat)

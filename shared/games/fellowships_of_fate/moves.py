@@ -1,12 +1,12 @@
 """Whose decision it is, the legal moves, and playing a move (its events, then ``flow.advance``).
 
-Formation: ``pick`` / ``unpick`` / ``confirm``. A turn starts with ``play`` (2-a, nothing
-upright) or ``activate`` (2-b); then each icon is one decision (``abilities.moves``).
+Formation: one ``form`` move with the four members (``formation``). A turn starts with ``play``
+(2-a, nothing upright) or ``activate`` (2-b); then each icon is one decision (``abilities.moves``).
 """
 from __future__ import annotations
 
 from . import abilities, explore, flow
-from .content import content
+from .formation import form_moves
 from .obtaining import ability_sources
 
 
@@ -26,16 +26,8 @@ def legal_moves(state: dict, seat: int) -> list[dict]:
 
 
 def formation_moves(state: dict, seat: int) -> list[dict]:
-    """1. Formation: choose 4 members, one pick at a time, and confirm."""
-    s = state["seats"][seat]
-    size = content().hand_size
-    moves = []
-    if len(s["draft"]) < size:
-        moves += [{"type": "pick", "member": m} for m in s["members"] if m not in s["draft"]]
-    moves += [{"type": "unpick", "member": m} for m in s["draft"]]
-    if len(s["draft"]) == size:
-        moves.append({"type": "confirm"})
-    return moves
+    """1. Formation: choose 4 members, all at once."""
+    return form_moves(state, seat)
 
 
 def turn_start_moves(state: dict, seat: int) -> list[dict]:
@@ -58,10 +50,8 @@ def turn_start_moves(state: dict, seat: int) -> list[dict]:
 def play(tx, seat: int, move: dict) -> None:
     """Emit the events of a legal ``move``, then run the automatic steps that follow."""
     kind = move["type"]
-    if kind in ("pick", "unpick"):
-        tx.emit(kind, {"seat": seat}, private={seat: {"member": move["member"]}})
-    elif kind == "confirm":
-        tx.emit("confirm", {"seat": seat})
+    if kind == "form":
+        tx.emit("form", {"seat": seat}, private={seat: {"members": list(move["members"])}})
     elif kind == "play":
         tx.emit("play_member", {"seat": seat, "member": move["member"], "ability": move["ability"],
                                 "use": move.get("use")})

@@ -2,8 +2,8 @@
 
 Public: the field, deck sizes, how many Level 1 relics are left in the relic deck (derivable
 from the player count and the face-up relics), every play area (members, tokens, Level 1
-relics), the turn in progress, who has committed a formation and how many members each seat has
-picked so far (the ``pick`` events are public, only the member is private), every journal, and
+relics), the turn in progress, who has formed (the ``form`` events are public, only the members are
+private), every journal, and
 ``known_hand`` (a Mythical Beast everyone saw go into a hand this round).
 
 Journals are listed for everyone: every card under a journal was shown to all players when it
@@ -22,7 +22,7 @@ from shared.engine import commitments
 from .content import content
 
 PUBLIC = ("players", "round", "phase", "start_seat", "last_actor", "cursor", "turn_no", "turn", "field", "result")
-HIDDEN_OF_OTHERS = ("hand", "standby", "draft")
+HIDDEN_OF_OTHERS = ("hand", "standby")
 
 
 def view(state: dict, seat: int | None) -> dict:
@@ -95,12 +95,11 @@ def _deal(rng, cards: list, n: int, where: str) -> list:
 
 
 def _deal_hidden_members(s: dict, rng) -> None:
-    """Another seat's hand, standby pile and formation draft at their public sizes: the members
+    """Another seat's hand and standby pile at their public sizes: the members
     known to be in the hand stay there, the others not in play are shuffled among the rest."""
     in_play = [card["id"] for card in s["play"]]
     known = list(s["known_hand"])
     hidden = rng.shuffled([m for m in s["members"] if m not in in_play and m not in known])
     h = s["hand"]["count"] - len(known)
     s["hand"], s["standby"] = known + hidden[:h], hidden[h:]
-    s["draft"] = sorted(rng.sample(s["members"], s["draft"]["count"]))
 

@@ -83,6 +83,62 @@ def test_example_card_played_after_tactician_has_no_text():
     assert cid("orc", "Hobgoblin") in st["zones"][1]["hand"]
 
 
+def _effect_offered(events) -> bool:
+    return any(e["type"] == "push" and e["data"]["decision"]["kind"] == "effect" for e in events)
+
+
+def test_example_1_any_opposing_card_played_after_the_tactician_is_treated_as_if_it_had_no_card_text():
+    """Play example 1, last sentence, as written: a Kobold played after the Tactician has no
+    card text, so its **Defeated** text is not offered either, although the Tactician has left
+    the battlefield when Defeated texts resolve."""
+    st = arrange(["dwarf", "orc"], [[cid("dwarf", "Tactician"), cid("dwarf", "Guard")],
+                                    [cid("orc", "Kobold"), cid("orc", "Grunt")]], attacker=0)
+    st = play(st, 0, cid("dwarf", "Tactician"))
+    st, events = act_events(st, 1, {"type": "play", "card": cid("orc", "Kobold")})
+    assert fight_of(events)["winners"] == [0]
+    assert not _effect_offered(events)
+    assert not any(e["type"] == "triggered" for e in events)
+    assert cid("orc", "Kobold") in st["zones"][1]["cemetery"]
+    # the Dwarf won and attacks the next battle; the Kobold chose nothing
+    assert st["battle"]["n"] == 2 and st["attacker"] == 0 and decision(st) == {"seat": 0, "kind": "play"}
+
+
+def test_example_1_a_victorious_card_played_after_the_tactician_draws_nothing():
+    """The same sentence for **Victorious**: the Lord wins, but it has no card text."""
+    st = arrange(["dwarf", "elf"], [[cid("dwarf", "Tactician"), cid("dwarf", "Guard")],
+                                    [cid("elf", "Lord"), cid("elf", "Scout")]], attacker=0)
+    st = play(st, 0, cid("dwarf", "Tactician"))
+    hand = len(st["zones"][1]["hand"])
+    st, events = act_events(st, 1, {"type": "play", "card": cid("elf", "Lord")})
+    assert fight_of(events)["winners"] == [1]
+    assert len(st["zones"][1]["hand"]) == hand - 1  # played the Lord, drew no two cards
+    assert not any(e["type"] == "draw" and e["data"].get("seat") == 1 for e in events)
+
+
+def test_example_1_a_card_on_the_battlefield_before_the_tactician_keeps_its_defeated_text():
+    """Its text was ignored only while the Tactician was on the battlefield (the Goblin and
+    Hobgoblin lose their bonuses); its Defeated text resolves after every card has left."""
+    st = arrange(["orc", "dwarf"], [[cid("orc", "Kobold"), cid("orc", "Grunt")],
+                                    [cid("dwarf", "Tactician"), cid("dwarf", "Guard")]], attacker=0)
+    st = play(st, 0, cid("orc", "Kobold"))
+    st, events = act_events(st, 1, {"type": "play", "card": cid("dwarf", "Tactician")})
+    assert fight_of(events)["winners"] == [1]
+    assert decision(st)["seat"] == 0 and _effect_offered(events)  # may choose itself to attack next
+
+
+def test_example_1_a_cemetery_card_played_after_the_tactician_has_no_text_in_that_battle():
+    """A Sylvan played after the Tactician and defeated: when its owner reinforces in the same
+    battle it draws no extra card (it has no card text this battle)."""
+    st = arrange(["dwarf", "elf"], [[cid("dwarf", "Tactician"), cid("dwarf", "Guard")],
+                                    [cid("elf", "Sylvan")]], attacker=0)
+    st = play(st, 0, cid("dwarf", "Tactician"))
+    st, events = act_events(st, 1, {"type": "play", "card": cid("elf", "Sylvan")})
+    assert fight_of(events)["winners"] == [0]
+    assert cid("elf", "Sylvan") in st["zones"][1]["cemetery"]
+    assert len(st["zones"][1]["hand"]) == 5  # reinforced with 5, no extra card
+    assert not any(e["type"] == "triggered" for e in events)
+
+
 def test_example_ghoul_then_master_summoner_reveals_two_discards_both():
     wiz, arc = cid("elf", "Wizard"), cid("elf", "Archer")
     st = arrange(["undead", "elf"], [[cid("undead", "Ghoul"), cid("undead", "Mummy")],

@@ -570,18 +570,20 @@ def test_house_cards_draw_texts_draw_when_the_hand_holds_a_card():
     assert len(st["zones"][0]["hand"]) == 1 + 2
 
 
-def test_rule_card_text_tactician_that_left_the_battlefield_no_longer_blocks_a_defeated_kobold():
+def test_rule_card_text_tactician_that_left_the_battlefield_no_longer_blocks_a_defeated_kobold_played_before_it():
     """Card Text: an effect "remains in effect until that card leaves the battlefield". The
-    victorious Tactician is on its discard when the Kobold's **Defeated** text triggers, so
-    that text is followed (Play Examples: Hammer then Kobold)."""
-    st = arrange(["dwarf", "orc"], [[cid("dwarf", "Tactician"), cid("dwarf", "Guard")],
-                                    [cid("orc", "Kobold"), cid("orc", "Grunt")]], attacker=0)
-    st = play(st, 0, cid("dwarf", "Tactician"))
-    st, events = act_events(st, 1, {"type": "play", "card": cid("orc", "Kobold")})
+    Kobold was on the battlefield before the Tactician came, so only while the Tactician stays
+    is its text ignored; the victorious Tactician is on its discard when the Kobold's
+    **Defeated** text triggers, so that text is followed. (A Kobold played *after* the
+    Tactician has no text at all: play example 1, test_examples.py.)"""
+    st = arrange(["orc", "dwarf"], [[cid("orc", "Kobold"), cid("orc", "Grunt")],
+                                    [cid("dwarf", "Tactician"), cid("dwarf", "Guard")]], attacker=0)
+    st = play(st, 0, cid("orc", "Kobold"))
+    st, events = act_events(st, 1, {"type": "play", "card": cid("dwarf", "Tactician")})
     fight = fight_of(events)
-    assert fight["winners"] == [0]
+    assert fight["winners"] == [1]
     assert not next(e for e in fight["field"] if e["card"] == cid("orc", "Kobold"))["active"]  # silenced at the fight
-    assert to_act(st) == [1] and moves(st, 1) == [{"type": "use"}, {"type": "pass"}]
-    st = act(st, 1, {"type": "use"})
-    assert st["attacker"] == 1 and st["battle"]["n"] == 2
+    assert to_act(st) == [0] and moves(st, 0) == [{"type": "use"}, {"type": "pass"}]
+    st = act(st, 0, {"type": "use"})
+    assert st["attacker"] == 0 and st["battle"]["n"] == 2
 

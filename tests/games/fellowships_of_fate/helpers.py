@@ -32,12 +32,15 @@ def act(state: dict, seat: int, move: dict):
     return GAME.fold(events, state), events
 
 
+def form_move(state: dict, seat: int, hand: list[str]) -> dict:
+    """The ``form`` move choosing ``hand``: its members in the order of the seat's members."""
+    return {"type": "form", "members": [m for m in state["seats"][seat]["members"] if m in hand]}
+
+
 def form(state: dict, hands: dict[int, list[str]]) -> dict:
-    """Every seat picks its four members and confirms."""
+    """Every seat forms its hand of four members."""
     for seat, hand in hands.items():
-        for member in hand:
-            state, _ = act(state, seat, {"type": "pick", "member": member})
-        state, _ = act(state, seat, {"type": "confirm"})
+        state, _ = act(state, seat, form_move(state, seat, hand))
     return state
 
 

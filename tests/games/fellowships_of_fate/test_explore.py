@@ -1,5 +1,7 @@
 """Explore: turn order, playing and activating members, interruption, passing, Cleanup."""
-from .helpers import (ACTIVATE, GAME, SKIP, explore, finish_explore, form, gain, moves, play, step, steps,
+from shared.rng import FastRng
+
+from .helpers import (ACTIVATE, GAME, SKIP, C, explore, give, finish_explore, form, gain, moves, play, step, steps,
                       turn_seat)
 
 HANDS3 = {
@@ -143,15 +145,37 @@ def test_rule_cleanup_last_actor_starts_next_round_and_members_return():
     assert state["phase"] == "formation" and GAME.to_act(state) == [0, 1, 2]
 
 
-def test_rule_cleanup_keeps_field_tokens_and_level1_relics():
-    state = explore(3, HANDS3)
-    state["seats"][0]["tokens"]["mana"] = 5
-    state["seats"][1]["relics"].append({"id": "holy_grail", "turn": 0})
-    field = list(state["field"])
-    state, _ = finish_explore(state)
-    assert state["field"] == field
-    assert state["seats"][0]["tokens"]["mana"] == 5
-    assert state["seats"][1]["relics"] == [{"id": "holy_grail", "turn": 0}]
+def _eager_explore(state: dict, seed: int) -> tuple[dict, dict]:
+    """Play the Explore phase with real effects (every icon carried out where it can be, the
+    choice among ways random but seeded); returns the state just before Cleanup (folded up to
+    the ``round_end`` event) and the state after it."""
+    rng = FastRng(seed)
+    while True:
+        legal = moves(state)
+        doing = [m for m in legal if m["type"] != "skip"] or legal
+        move = doing[rng.randbelow(len(doing))]
+        events = GAME.decide(state, turn_seat(state), move, rng)
+        ends = [i for i, e in enumerate(events) if e["type"] == "round_end"]
+        if ends:
+            return GAME.fold(events[:ends[0]], state), GAME.fold(events, state)
+        state = GAME.fold(events, state)
+
+
+def test_rule_cleanup_keeps_field_tokens_relics_and_journals_that_the_round_changed():
+    """3. Cleanup returns the members to standby and nothing else: the tokens, Level 1 relics,
+    journals and the field the Explore phase changed (by real moves) stay as they were."""
+    for seed in range(3):
+        start = explore(3, HANDS3)
+        for seat in range(3):  # tokens from earlier rounds, so that cards can be obtained
+            give(start, seat, **{t: 4 for t in C.tokens})
+        before, after = _eager_explore(start, seed)
+        changed = [s for s in range(3) if before["seats"][s]["tokens"] != start["seats"][s]["tokens"]]
+        assert changed, "the round changed no tokens: nothing for Cleanup to keep"
+        assert before["field"] != start["field"] or any(b["journal"] for b in before["seats"])
+        assert after["field"] == before["field"]
+        for b, a in zip(before["seats"], after["seats"]):
+            assert a["tokens"] == b["tokens"] and a["relics"] == b["relics"] and a["journal"] == b["journal"]
+            assert b["play"] and a["play"] == [] and a["hand"] == [] and a["standby"] == a["members"]
 
 
 def test_rule_next_round_starts_with_the_new_starting_player():

@@ -1,5 +1,14 @@
-"""Formation: every player secretly and simultaneously chooses 4 of their members."""
-from .helpers import GAME, act, form, setup_event
+"""Formation: every player secretly and simultaneously chooses 4 of their members, in one move."""
+from itertools import combinations
+from math import comb
+
+import pytest
+
+from shared.engine.conformance import check_decision
+from shared.engine.errors import IllegalMove
+from shared.games.fellowships_of_fate.formation import max_formations
+
+from .helpers import C, GAME, act, form, form_move, setup_event
 
 HAND = ["warrior", "magician", "cleric", "sage"]
 
@@ -14,42 +23,48 @@ def test_rule_formation_is_simultaneous():
     assert GAME.to_act(state) == [0, 1, 2]
 
 
-def test_rule_formation_pick_unpick_confirm_four_members():
+def test_rule_formation_one_move_lists_every_choice_of_four_of_the_nine_members():
+    """1. Formation: "Choose 4 member cards from your 9 member cards": every 4-subset is one
+    ``form`` move, listed once, in the order of the seat's members."""
     state = _start(2)
     legal = GAME.legal_moves(state, 0)
-    assert {"type": "confirm"} not in legal
-    assert len([m for m in legal if m["type"] == "pick"]) == 9
-    for m in HAND:
-        state, _ = act(state, 0, {"type": "pick", "member": m})
-    legal = GAME.legal_moves(state, 0)
-    assert not [m for m in legal if m["type"] == "pick"]  # no fifth member
-    assert {"type": "confirm"} in legal
-    state, _ = act(state, 0, {"type": "unpick", "member": "cleric"})
-    assert {"type": "confirm"} not in GAME.legal_moves(state, 0)
-    state, _ = act(state, 0, {"type": "pick", "member": "thief"})
-    state, _ = act(state, 0, {"type": "confirm"})
-    assert GAME.to_act(state) == [1]
-    assert GAME.legal_moves(state, 0) == []
+    assert {m["type"] for m in legal} == {"form"}
+    hands = [tuple(m["members"]) for m in legal]
+    assert len(hands) == comb(9, 4) == 126
+    assert set(hands) == set(combinations(C.member_order, 4))
+    assert len(set(frozenset(h) for h in hands)) == 126  # no hand twice in another order
+    state, _ = act(state, 0, form_move(state, 0, ["thief", "warrior", "magician", "cleric"]))
+    assert GAME.to_act(state) == [1] and GAME.legal_moves(state, 0) == []
+    assert state["formation"]["values"]["0"] == sorted(["thief", "warrior", "magician", "cleric"])
+
+
+def test_rule_formation_rejects_a_hand_of_other_than_four_members_or_unknown_ones():
+    state = _start(2)
+    for bad in (HAND[:3], HAND + ["thief"], ["warrior", "warrior", "magician", "cleric"],
+                ["warrior", "magician", "cleric", "nobody"], list(reversed(HAND))):
+        with pytest.raises(IllegalMove):
+            GAME.decide(state, 0, {"type": "form", "members": bad}, None)
+
+
+def test_formation_is_bounded_by_the_members_a_seat_can_ever_have():
+    """The list is always enumerable: at most C(9 + Beasts, 4) moves."""
+    beasts = sum(1 for a in C.adventures.values() if a.member is not None)
+    assert max_formations() == comb(9 + beasts, 4) == 210
 
 
 def test_rule_formation_choices_are_hidden_from_others():
     """1. Formation: "Choose 4 member cards ... and keep them hidden from other players"; others
-    see only how many members a seat has picked (the pick events are public, the member is not)."""
+    see only that a seat has formed (the form event is public, the members are not)."""
     state = _start(3)
-    state, events = act(state, 0, {"type": "pick", "member": "warrior"})
+    state, events = act(state, 0, form_move(state, 0, HAND))
+    assert [e["type"] for e in events] == ["form"]
     for seat in (None, 1, 2):
         assert GAME.redact(events[0], seat)["data"] == {"seat": 0}
+        assert "warrior" not in str(GAME.redact(events[0], seat))
         view = GAME.view(state, seat)
-        assert view["seats"][0]["draft"] == {"count": 1}
-        assert "warrior" not in str(view["seats"][0]["hand"])
-    assert GAME.redact(events[0], 0)["data"] == {"seat": 0, "member": "warrior"}
-    assert GAME.view(state, 0)["seats"][0]["draft"] == ["warrior"]
-    for m in ["magician", "cleric", "sage"]:
-        state, _ = act(state, 0, {"type": "pick", "member": m})
-    state, events = act(state, 0, {"type": "confirm"})
-    view = GAME.view(state, 1)
-    assert view["formation"]["committed"] == [0] and "mine" not in view["formation"]
-    assert "warrior" not in str(view["formation"]) and "warrior" not in str(GAME.redact(events[0], 1))
+        assert view["formation"]["committed"] == [0] and "mine" not in view["formation"]
+        assert "warrior" not in str(view["formation"]) and "warrior" not in str(view["seats"][0]["hand"])
+    assert GAME.redact(events[0], 0)["data"] == {"seat": 0, "members": ["warrior", "magician", "cleric", "sage"]}
     assert GAME.view(state, 0)["formation"]["mine"] == sorted(HAND)
 
 
@@ -62,3 +77,18 @@ def test_rule_explore_begins_when_all_have_chosen_and_hands_stay_hidden():
     assert GAME.view(state, 1)["seats"][0]["hand"] == {"count": 4}
     assert GAME.view(state, 1)["seats"][0]["standby"] == {"count": 5}
     assert GAME.to_act(state) == [0]
+
+
+def test_formation_options_are_all_reachable_and_the_decision_cannot_cycle():
+    """Every hand the rulebook allows is reachable from the start of the Formation, by one move,
+    also with the Mythical Beast as a tenth member (``shared.engine.conformance``)."""
+    state = _start(2)
+    report = check_decision(GAME, state, 0)
+    assert report.complete and report.declared == report.reached == 126 and report.deepest == 1
+    state["seats"][1]["members"].append("mythical_beast")
+    state["seats"][1]["standby"].append("mythical_beast")
+    report = check_decision(GAME, state, 1)
+    assert report.declared == report.reached == 210
+    state, _ = act(state, 0, form_move(state, 0, HAND))
+    assert GAME.rulebook_options(state, 0) is None  # formed: no decision pending
+    assert GAME.option_chosen(_start(2), state, 0) == sorted(HAND)

@@ -99,5 +99,7 @@ def test_rule_mythical_beast_stays_a_member_in_later_rounds():
     from .helpers import finish_explore
     state, _ = finish_explore(state)
     assert state["round"] == 2 and "mythical_beast" in state["seats"][0]["standby"]
-    assert {"type": "pick", "member": "mythical_beast"} in GAME.legal_moves(state, 0)
+    formations = [m["members"] for m in GAME.legal_moves(state, 0)]
+    assert len(formations) == 210  # C(10, 4): the Beast is a tenth member to choose from
+    assert ["warrior", "magician", "cleric", "mythical_beast"] in formations
     assert GAME.view(state, 1)["seats"][0]["members"][-1] == "mythical_beast"

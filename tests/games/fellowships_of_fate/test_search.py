@@ -55,14 +55,14 @@ def test_heuristic_keeps_token_value_before_the_last_round():
     assert h.heuristic(richer, 0) - h.heuristic(state, 0) == pytest.approx(2 * h.TOKEN)
 
 
-def test_playout_formation_picks_and_confirms_without_unpicking():
+def test_playout_formation_is_one_form_move_drawn_among_all_of_them():
     state = GAME.fold(GAME.setup(2, GAME.validate_options(2, {}), FastRng(3)))
+    legal = GAME.legal_moves(state, 0)
     rng = FastRng(1)
-    for _ in range(C.hand_size):
-        move = playout_move(state, 0, GAME.legal_moves(state, 0), rng)
-        assert move["type"] == "pick"
-        state, _ = act(state, 0, move)
-    assert playout_move(state, 0, GAME.legal_moves(state, 0), rng) == {"type": "confirm"}
+    drawn = {tuple(playout_move(state, 0, legal, rng)["members"]) for _ in range(400)}
+    assert len(drawn) > 100  # random over the 126, not always the first
+    state, _ = act(state, 0, playout_move(state, 0, legal, rng))
+    assert GAME.to_act(state) == [1]
 
 
 def test_playout_carries_out_icons_instead_of_skipping_them():

@@ -3,7 +3,9 @@ import pytest
 
 from shared.games.rise_of_tribes.board import population_limit
 
-from .helpers import Dice, activate, at, decision, give, legal, place, play, run, types
+from shared.engine.errors import IllegalMove
+
+from .helpers import GAME, Dice, activate, at, decision, give, legal, place, play, run, types
 from .scenarios import action_move, two
 
 
@@ -120,6 +122,22 @@ def test_event_mammoth_hunt_with_four_members_food_and_a_point():
     state = run(state, 0, {"type": "hunt", "event": "mammoth"})
     assert state["seats"][0]["score"] == 1 and state["seats"][0]["res"]["food"] == 3
     assert state["events"]["slots"][0] is None
+
+
+@pytest.mark.parametrize("event_id", ["mammoth", "invaders"])
+def test_event_placement_must_take_an_empty_hex_when_one_exists(event_id):
+    """Clarification: the least populated hex, empty ones included. With two empty hexes among
+    occupied ones, the active player may choose only those two; any other hex is refused."""
+    state = two({h: {0: 1} for h in range(9) if h not in (3, 7)} | {8: {0: 1, 1: 1}})
+    state, _ = draw_on_doubles(state, event_id)
+    d = decision(state)
+    assert d["kind"] == "place_token" and d["seat"] == 0
+    assert legal(state, 0) == [{"type": "place_token", "hex": 3}, {"type": "place_token", "hex": 7}]
+    for occupied in (0, 4, 8):
+        with pytest.raises(IllegalMove):
+            GAME.decide(state, 0, {"type": "place_token", "hex": occupied}, None)
+    state = run(state, 0, {"type": "place_token", "hex": 7})
+    assert slot(state, event_id)["hex"] == 7
 
 
 # ----- Invaders ---------------------------------------------------------------------------------

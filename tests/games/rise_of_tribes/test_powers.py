@@ -269,3 +269,81 @@ def test_power_evasion_not_into_a_hex_the_retreat_would_overfill():
     state = with_power(1, "evasion", {4: {0: 3, 1: 3}, 5: {1: 3}, 8: {1: 1}})
     state = to_conflict(state)
     assert state["pop"][4] == [0, 0]  # no legal retreat: conflict resolves at once
+
+
+def test_power_focussed_effort_counts_only_the_gatherers_own_members():
+    """Focussed Effort: "If you GATHER from a hex with 4 or more tribe members" — read as the
+    player's own members: 3 of its own and 1 opponent (4 in all) give nothing extra, 4 of its
+    own beside an opponent give 1 extra."""
+    state = with_power(0, "focussed_effort", {0: {0: 3, 1: 1}, 2: {0: 4, 1: 1}, 8: {1: 3}}, tribes=("kaha", "kiror"))
+    state = run(state, 0, action_move(state, "gather", "standard"), {"type": "gather", "hex": 0},
+                {"type": "gather", "hex": 2})
+    assert state["seats"][0]["res"] == {"food": 2, "wood": 3, "stone": 0}
+    assert state["turn"]["gathered"] == 5
+
+
+def test_power_focussed_effort_is_only_the_holders():
+    """The opponent's 4 members in a hex it gathers from give it nothing extra: it has no power."""
+    state = at(with_power(0, "focussed_effort", {0: {0: 1}, 8: {1: 4}}, tribes=("kaha", "kiror")), 1)
+    state = run(state, 1, action_move(state, "gather", "weak"), {"type": "gather", "hex": 8})
+    assert state["seats"][1]["res"]["stone"] == 2
+
+
+def test_power_light_in_the_dark_can_make_doubles_and_the_event_is_drawn():
+    """Light in the Dark is used right after the roll and before the doubles check, so turning
+    the moon of a moon-blank roll into a blank makes doubles: the top event is drawn."""
+    state = with_power(0, "light_in_the_dark", tribes=("tunga", "kiror"))
+    give(state, 0, wood=1)
+    top = state["events"]["deck"][0]
+    state = at(state, 1, kind="goals", step="goals")
+    state = run(state, 1, {"type": "end_turn"}, rng=Dice("moon", "blank"))
+    assert decision(state)["kind"] == "light" and state["events"]["slots"] == [None, None]
+    state = run(state, 0, {"type": "light", "resource": "wood"})
+    assert state["turn"]["rolled"] == ["blank", "blank"]
+    assert state["seats"][0]["res"]["wood"] == 0
+    assert [s["id"] for s in state["events"]["slots"] if s] == [top]
+    assert top not in state["events"]["deck"]
+
+
+def test_power_light_in_the_dark_declined_on_moon_blank_draws_no_event():
+    state = with_power(0, "light_in_the_dark", tribes=("tunga", "kiror"))
+    give(state, 0, wood=1)
+    state = at(state, 1, kind="goals", step="goals")
+    state = run(state, 1, {"type": "end_turn"}, rng=Dice("moon", "blank"))
+    state = run(state, 0, {"type": "skip"})
+    assert state["turn"]["rolled"] == ["moon", "blank"] and state["events"]["slots"] == [None, None]
+
+
+def test_power_exogamy_costs_exactly_two_and_needs_two_resources_and_a_member_in_supply():
+    """Exogamy: "pay another player 2 resources to convert 1 of their tribe": offered with 2
+    resources (not 1) and a member left to place, only against an opponent in a shared hex; the
+    payment is 2, no more, and the turn goes on."""
+    state = with_power(0, "exogamy", {4: {0: 2, 1: 3}, 8: {1: 3}}, tribes=("indartsu", "kiror"))
+    give(state, 0, wood=1)
+    assert "exogamy" not in types(state, 0)
+    give(state, 0, food=1)
+    assert [m for m in legal(state, 0) if m["type"] == "exogamy"] == [{"type": "exogamy", "hex": 4, "target": 1}]
+    supply = state["seats"][0]["supply"]
+    state["seats"][0]["supply"] = 0
+    assert "exogamy" not in types(state, 0)
+    state["seats"][0]["supply"] = supply
+    state = run(state, 0, {"type": "exogamy", "hex": 4, "target": 1})
+    assert decision(state) == dict(decision(state), kind="pay", left=2, to=1)
+    state = run(state, 0, {"type": "pay", "resource": "wood"}, {"type": "pay", "resource": "food"})
+    assert decision(state)["kind"] == "action" and state["seats"][1]["res"] == {"food": 1, "wood": 1, "stone": 0}
+    assert state["seats"][0]["supply"] == supply - 1 and state["pop"][4] == [3, 2]
+    assert [e for e in state["turn"]["used"]] == ["exogamy"]
+
+
+def test_power_light_in_the_dark_is_offered_only_with_a_moon_and_a_resource_to_pay():
+    for dice, food, offered in ((("moon", "sun"), 1, True), (("moon", "sun"), 0, False), (("sun", "blank"), 1, False)):
+        state = with_power(0, "light_in_the_dark", tribes=("tunga", "kiror"))
+        give(state, 0, food=food)
+        state = at(state, 1, kind="goals", step="goals")
+        state = run(state, 1, {"type": "end_turn"}, rng=Dice(*dice))
+        assert (decision(state)["kind"] == "light") == offered, (dice, food)
+    state = with_power(1, "light_in_the_dark", tribes=("tunga", "kiror"))  # another seat's power
+    give(state, 0, food=1)
+    state = at(state, 1, kind="goals", step="goals")
+    state = run(state, 1, {"type": "end_turn"}, rng=Dice("moon", "sun"))
+    assert decision(state)["kind"] != "light"

@@ -383,17 +383,33 @@ def test_rule_goal_terms_occupation_majority_control(card, pop, ok):
 
 
 def test_rule_harvest_counts_gathered_resources_not_event_resources():
-    state = two({0: {0: 1}, 1: {0: 1}, 8: {1: 3}})
+    """Harvest (gather 5 this turn; "resources from events do not count"): two lake hexes with
+    Plentiful Food bring 8 food, but only 4 were gathered, so after a second action that gathers
+    nothing the goal cannot be completed."""
+    state = two({0: {0: 2}, 1: {0: 1}, 8: {1: 3}})
     activate(state, "plentiful_food", 0, stock={"food": 6})
     hand(state, 0, "harvest")
     state = run(state, 0, action_move(state, "gather", "standard"), {"type": "gather", "hex": 0},
                 {"type": "gather", "hex": 1})
     assert state["seats"][0]["res"]["food"] == 8 and state["turn"]["gathered"] == 4
-    state = at(state, 0, kind="goals", step="goals")
-    state["turn"]["gathered"] = 4
+    state = run(state, 0, action_move(state, "grow", "weak"), {"type": "grow", "hex": 0}, {"type": "done"})
+    assert decision(state)["kind"] == "goals"
     assert "complete" not in types(state, 0)
-    state["turn"]["gathered"] = 5
-    assert "complete" in types(state, 0)
+
+
+def test_rule_harvest_completed_by_gathering_five_or_more():
+    """A strong GATHER of three hexes gathers 6 >= 5: after the second action the goal scores."""
+    state = two({0: {0: 1}, 1: {0: 1}, 2: {0: 1}, 8: {1: 3}})
+    hand(state, 0, "harvest")
+    state = run(state, 0, action_move(state, "gather", "strong"), {"type": "gather", "hex": 0},
+                {"type": "gather", "hex": 1}, {"type": "gather", "hex": 2})
+    assert state["turn"]["gathered"] == 6 and decision(state)["kind"] == "action"
+    state = run(state, 0, action_move(state, "grow", "weak"), {"type": "grow", "hex": 0}, {"type": "done"})
+    assert decision(state)["kind"] == "goals"
+    assert {"type": "complete", "card": "harvest"} in legal(state, 0)
+    score = state["seats"][0]["score"]
+    state = run(state, 0, {"type": "complete", "card": "harvest"})
+    assert state["seats"][0]["score"] == score + 2 and "harvest" in state["seats"][0]["done"]
 
 
 def test_rule_step5_completing_is_optional_and_points_never_lost():
@@ -526,3 +542,19 @@ def test_rule_step5_complete_any_number_of_goals_and_build_in_any_order():
                 {"type": "complete", "card": "explorers"})
     assert state["seats"][0]["score"] == 6 and state["village"][4] == 0
     assert {"type": "complete", "card": "oxen"} in legal(state, 0)
+
+
+def test_rule_grow_with_an_empty_supply_adds_nobody_and_asks_nothing():
+    """GROW takes members from the supply: with none left, the action adds nobody."""
+    state = two({0: {0: 20}, 8: {1: 3}})
+    assert state["seats"][0]["supply"] == 0
+    state = run(state, 0, action_move(state, "grow", "strong"))
+    assert decision(state)["kind"] == "action" and state["pop"][0][0] == 20
+
+
+def test_rule_grow_with_one_member_left_in_the_supply_adds_exactly_one():
+    state = two({0: {0: 19}, 8: {1: 3}})
+    state = run(state, 0, action_move(state, "grow", "standard"))
+    assert decision(state)["kind"] == "grow" and legal(state, 0) == [{"type": "grow", "hex": 0}]
+    state = run(state, 0, {"type": "grow", "hex": 0})
+    assert state["pop"][0][0] == 20 and decision(state)["kind"] == "action"

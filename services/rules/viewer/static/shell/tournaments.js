@@ -1,5 +1,6 @@
 /* The tournament list (#/tournaments): filters by game, status and format; pages followed by the
- * API's next_cursor; each row the game's title, the format, players per match, status, entrants. */
+ * API's next_cursor (`limit` in the hash sets the page size); each row the game's title, the
+ * format, players per match, status and entrants. */
 import { h, fill } from "./dom.js";
 import { fmtTime, mm, viewerConfig } from "./api.js";
 import { errorBox } from "./match.js";
@@ -26,6 +27,7 @@ export async function showTournaments(app, query, current = () => true) {
     e.preventDefault();
     const q = new URLSearchParams();
     for (const [k, s] of [["game", gameSelect], ["status", statusSelect], ["format", formatSelect]]) if (s.value) q.set(k, s.value);
+    if (query.get("limit")) q.set("limit", query.get("limit"));
     location.hash = `#/tournaments?${q}`;
   } }, h("label", {}, "Game ", gameSelect), h("label", {}, "Status ", statusSelect),
   h("label", {}, "Format ", formatSelect), h("button", { class: "primary", type: "submit", text: "Find" }));
@@ -34,6 +36,7 @@ export async function showTournaments(app, query, current = () => true) {
   const prev = h("button", { id: "prev", type: "button", text: "← Previous" });
   const status = h("span", { class: "muted" });
   const cursors = [null];
+  const limit = query.get("limit") || "20";  // the page size (the API allows up to 200)
   fill(app, h("h1", { text: "Tournaments" }), form,
     h("table", { class: "list", id: "tournament-list" }, h("thead", {}, h("tr", {},
       ["tournament", "game", "format", "players per match", "status", "entrants", "created"].map((x) => h("th", { text: x })))), body),
@@ -41,7 +44,7 @@ export async function showTournaments(app, query, current = () => true) {
 
   async function load(page) {
     status.textContent = "loading…";
-    const q = new URLSearchParams({ limit: "20" });
+    const q = new URLSearchParams({ limit });
     for (const [k, v] of Object.entries(filters)) if (v) q.set(k, v);
     if (cursors[page]) q.set("cursor", cursors[page]);
     try {

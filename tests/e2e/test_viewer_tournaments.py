@@ -10,12 +10,20 @@ import pytest
 import requests
 from selenium.webdriver.common.by import By
 
-from tests.e2e.test_viewer import browser, wait  # noqa: F401  (browser: the viewer tests' Chromium fixture)
+from tests.e2e.test_viewer import wait
+from tests.support.browser import start_browser
 from tests.support.stack import Client, wait_for
 from tests.support.tournaments import create, enter, play_human_turns, tournament
 from tests.support.viewer_play import assert_fits_the_window, assert_no_raw_json
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    driver = start_browser(tmp_path_factory.mktemp("chromium-profile"))
+    yield driver
+    driver.quit()
 
 
 def shown_name(name: str) -> str:
@@ -56,6 +64,16 @@ def page_agrees(driver, client: Client, tid: str):
     return t if drawn_standings(driver) == expected_standings(t) else None
 
 
+def finished_tournament(client: Client, tid: str) -> dict:
+    """The tournament once finished (the first test plays the person's moves; without it, this waits
+    for the person's turn deadline and fails)."""
+    def finished():
+        t = tournament(client, tid)
+        return t if t["status"] == "finished" else None
+
+    return wait_for(finished, 300, 0.3, "the tournament to finish")
+
+
 @pytest.fixture(scope="module")
 def swiss(stack):
     """A 2-round Swiss of duel: four bots and one person (an odd count, so each round has a bye)."""
@@ -74,9 +92,11 @@ def test_a_running_swiss_is_drawn_as_the_api_says_and_followed_live_to_its_end(s
     url = f"{stack.rules}/viewer/#/tournament/{tid}"
     browser.get(url)
     # the person has not moved: once its match is paired the tournament waits for it, running
-    t = wait_for(lambda: (lambda t: t if any(me in m["entrants"] and m["status"] == "active"
-                                             for r in t["rounds"] for m in r["matches"]) else None)(tournament(org, tid)),
-                 120, 0.3, "the person's match to be paired")
+    def my_match_paired():
+        t = tournament(org, tid)
+        return t if any(me in m["entrants"] and m["status"] == "active" for r in t["rounds"] for m in r["matches"]) else None
+
+    t = wait_for(my_match_paired, 120, 0.3, "the person's match to be paired")
     assert t["status"] == "running"
     t = wait(browser, lambda d: page_agrees(d, org, tid), what="the running tournament as the API has it")
     assert browser.find_element(By.ID, "tournament-status").text == "running"
@@ -130,28 +150,27 @@ def test_a_running_swiss_is_drawn_as_the_api_says_and_followed_live_to_its_end(s
 
 
 def test_every_pairing_links_to_its_match_page_and_that_page_opens(stack, browser, swiss, tmp_path):
-    org, me, tid = swiss
-    final = wait_for(lambda: (lambda t: t if t["status"] == "finished" else None)(tournament(org, tid)), 300, 0.3,
-                     "the tournament to finish")  # the test before plays the person; alone, bots time it out
+    org, _me, tid = swiss
+    final = finished_tournament(org, tid)
     ids = [m["match_id"] for r in final["rounds"] for m in r["matches"]]
     assert ids
     for match_id in ids:
         browser.get(f"{stack.rules}/viewer/#/tournament/{tid}")
-        link = wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, f"li[data-pairing='{match_id}'] a"),
+        link = wait(browser, lambda d, mid=match_id: d.find_element(By.CSS_SELECTOR, f"li[data-pairing='{mid}'] a"),
                     what=f"the pairing {match_id}")
         assert link.get_attribute("href").endswith(f"#/match/{match_id}")
         link.click()
-        wait(browser, lambda d: d.execute_script(
+        wait(browser, lambda d, mid=match_id: d.execute_script(
             "const h = document.querySelector('h1 code'); const s = document.getElementById('state');"
             "const v = document.getElementById('head-version');"
-            "return h && h.textContent === arguments[0] && s && v && s.dataset.version === v.textContent", match_id),
+            "return h && h.textContent === arguments[0] && s && v && s.dataset.version === v.textContent", mid),
             what=f"match {match_id}'s page")
     browser.save_screenshot(str(tmp_path / "a-tournament-match.png"))
 
 
 def test_the_list_finds_the_tournament_by_its_filters_and_pages(stack, browser, swiss, tmp_path):
-    org, me, tid = swiss
-    wait_for(lambda: tournament(org, tid)["status"] == "finished", 300, 0.3, "the tournament to finish")
+    org, _me, tid = swiss
+    finished_tournament(org, tid)
     other = Client.register(stack, "Otto Organiser")
     rr = create(other, format="round-robin", players_per_match=2)["tournament_id"]  # stays open
     titles = {g["id"]: g["title"] for g in requests.get(f"{stack.rules}/viewer/config.json", timeout=30).json()["games"]}
@@ -184,7 +203,7 @@ def test_the_list_finds_the_tournament_by_its_filters_and_pages(stack, browser, 
     assert len(everything) >= 2
     browser.get(f"{stack.rules}/viewer/#/tournaments?limit=1")
     for i, want in enumerate(everything):
-        wait(browser, lambda d: rows(d) == [want["tournament_id"]], what=f"page {i + 1}")
+        wait(browser, lambda d, tid_=want["tournament_id"]: rows(d) == [tid_], what=f"page {i + 1}")
         nxt = browser.find_element(By.ID, "next")
         if i + 1 < len(everything):
             nxt.click()

@@ -1,7 +1,7 @@
 /* One tournament (#/tournament/<id>): its info, the standings table (points, played, tie-breaks in
  * words), the rounds with each pairing's entrants and result linking to the match's page, byes,
- * and the export link. Polled every few seconds while not finished; the poll stops at the end or
- * when the route changes. */
+ * and the export link. Polled every few seconds while not finished (redrawn only when the
+ * tournament's log has grown); the poll stops at the end or when the route changes. */
 import { h, fill } from "./dom.js";
 import { fmtTime, mm, viewerConfig } from "./api.js";
 import { errorBox } from "./match.js";
@@ -52,11 +52,14 @@ export async function showTournament(app, tid, setTeardown, current = () => true
   const path = `/v1/tournaments/${encodeURIComponent(tid)}`;
   let timer = null;
   let stopped = false;
+  let drawn = null;  // the log length drawn: a poll that finds the same one leaves the page alone
   setTeardown(() => { stopped = true; clearTimeout(timer); });
 
   async function draw() {
     const t = await mm(path);
     if (stopped || !current()) return null;
+    if (t.version === drawn) return t;
+    drawn = t.version;
     const names = Object.fromEntries(t.standings.map((row) => [row.entrant_id, entrantName(row.name)]));
     const nameOf = (e) => names[e] || "unknown entrant";
     fill(app, h("h1", {}, "Tournament ", h("code", { class: "id", text: tid })),

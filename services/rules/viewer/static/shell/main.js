@@ -1,7 +1,10 @@
-/* The viewer's entry point: routes #/ (the index) and #/match/<id> (one match). */
+/* The viewer's entry point: routes #/ (the index), #/match/<id> (one match), #/tournaments (the
+ * tournament list) and #/tournament/<id> (one tournament). */
 import { fill } from "./dom.js";
 import { showIndex } from "./index.js";
 import { errorBox, showMatch } from "./match.js";
+import { showTournament } from "./tournament.js";
+import { showTournaments } from "./tournaments.js";
 
 const app = document.getElementById("app");
 let teardown = () => {};
@@ -15,8 +18,11 @@ async function route() {
   const hash = location.hash.replace(/^#/, "") || "/";
   const [path, qs] = hash.split("?");
   const m = path.match(/^\/match\/(.+)$/);
+  const t = path.match(/^\/tournament\/(.+)$/);
   try {
     if (m) await showMatch(app, decodeURIComponent(m[1]), (fn) => { teardown = fn; });
+    else if (t) await showTournament(app, decodeURIComponent(t[1]), (fn) => { teardown = fn; }, current);
+    else if (path === "/tournaments") await showTournaments(app, new URLSearchParams(qs || ""), current);
     else await showIndex(app, new URLSearchParams(qs || ""), current);
   } catch (err) {
     if (current()) fill(app, errorBox(err));

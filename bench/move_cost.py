@@ -5,11 +5,11 @@ through the API against a trivial endpoint and against boardgame.io (issue #24).
 
 The stack runs as ``make run`` runs it (the launcher, supervisord, ``deploy/Procfile``: three
 gunicorn services, the consumers, two bot workers) with ``GAME_MODULES=bench.counter_game`` (the
-one-move counter game, ``bench/counter_game.py``), against two Redis servers started from
-``deploy/redis.conf`` (its ``appendonly`` and ``appendfsync`` are printed): the match store
-(``REDIS_URL``) and the queues (``QUEUE_REDIS_URL``), as ``deploy/compose.yaml`` deploys them —
-``make run`` puts both on one embedded server; apart, the store's own commands can be told from
-the queue's. The per-token write limit is raised so that the load is measured, not throttled (the
+one-move counter game, ``bench/counter_game.py``), against two Redis servers: the match store
+(``REDIS_URL``) from ``deploy/redis.conf`` and the queues (``QUEUE_REDIS_URL``) from
+``deploy/redis-queue.conf`` (their ``appendonly`` and ``appendfsync`` are printed), as
+``make run`` and ``deploy/compose.yaml`` run them; apart, the store's own commands can be told
+from the queue's. The per-token write limit is raised so that the load is measured, not throttled (the
 limiter still runs).
 
 Counted per move cycle (machine-independent):
@@ -70,6 +70,7 @@ from .common import argv_int, durability, emit, median, percentile
 from .syscalls import SyncCounter, slow_fsync_binary
 
 CONF = ROOT / "deploy" / "redis.conf"
+QUEUE_CONF = ROOT / "deploy" / "redis-queue.conf"
 GAME = "counter"
 # the rules service's gunicorn settings in deploy/Procfile, for the trivial endpoint too
 RULES_GUNICORN = ("-k", "gevent", "--workers", "2")
@@ -95,7 +96,8 @@ def argv_float(name: str, default: float) -> float:
 
 # ----- the stack ----------------------------------------------------------------------------------
 class Stack:
-    """Store and queue Redis from deploy/redis.conf (optionally with slow fsyncs) and the stack."""
+    """Store and queue Redis from deploy/redis.conf and deploy/redis-queue.conf (optionally with slow
+    fsyncs) and the stack."""
 
     def __init__(self, work: Path, fsync_delay_us: int = 0):
         self.work = work
@@ -104,7 +106,7 @@ class Stack:
         if fsync_delay_us:
             binary = str(slow_fsync_binary(localredis.redis_binary(), fsync_delay_us, work))
         self.store = localredis.start(work / "store", persistent=True, config=CONF, binary=binary)
-        self.queue = localredis.start(work / "queue", persistent=True, config=CONF, binary=binary)
+        self.queue = localredis.start(work / "queue", persistent=True, config=QUEUE_CONF, binary=binary)
         self.stack = start_stack(self.store.url, work, QUEUE_REDIS_URL=self.queue.url, **STACK_ENV)
         self.store_r = redis.Redis.from_url(self.store.url)
         self.queue_r = redis.Redis.from_url(self.queue.url)
@@ -421,8 +423,11 @@ def main() -> None:
     cycles, seconds, runs = argv_int("cycles", 40), argv_float("seconds", 5), argv_int("runs", 3)
     delay_ms = argv_float("fsync-delay-ms", 5)
     settings = durability(CONF)
+    queue_settings = durability(QUEUE_CONF)
     emit(bench="move_cost_setup", redis_conf="deploy/redis.conf", **settings,
-         stack="deploy/run.py with deploy/Procfile (as make run), store and queue on two Redis from deploy/redis.conf",
+         queue_redis_conf="deploy/redis-queue.conf", **{f"queue_{k}": v for k, v in queue_settings.items()},
+         stack="deploy/run.py with deploy/Procfile (as make run), the store from deploy/redis.conf and the queue "
+               "from deploy/redis-queue.conf, two Redis servers",
          game=GAME, fsync_delay_ms=delay_ms, fsync_delay_tool="strace -e inject=fsync,fdatasync:delay_exit "
          "(seccomp-bpf: no other system call of Redis is traced)")
     counted: dict[str, dict] = {}

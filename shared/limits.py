@@ -22,7 +22,7 @@ draft-ietf-httpapi-ratelimit-headers (flask-limiter's own headers are the older 
 and put ``Retry-After`` on every answer, so these are written here, from the limits flask-limiter
 evaluated for the request): ``RateLimit-Policy: "<scope>";q=<quota>;w=<window s>`` and
 ``RateLimit: "<scope>";r=<remaining>;t=<s until the window resets>``, one item per limit that
-applied. Reading the window costs a second Redis round trip, on limited requests only.
+applied. The counting and the reading of the window are one Redis call (``shared.ratewindow``).
 """
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ import time
 from flask import Flask, Response, request
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded, RequestLimit
 
+from . import ratewindow
 from .caller import principal
 from .problems import ApiError, problem
 
@@ -122,7 +123,7 @@ def install(app: Flask, storage_uri: str) -> Limiter | None:
         storage_uri = "redis+" + storage_uri
     limiter = Limiter(
         _address_key, app=app, storage_uri=storage_uri, storage_options=_pool_options(storage_uri),
-        strategy="fixed-window", key_prefix=f"ratelimit:{app.name}",
+        strategy=ratewindow.NAME, key_prefix=f"ratelimit:{app.name}",
         headers_enabled=False, swallow_errors=True, on_breach=_breach,
         application_limits=[
             _limit("RATE_LIMIT_WRITES_PER_TOKEN", _player_key, "writes-token", _is_write),

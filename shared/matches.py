@@ -80,7 +80,8 @@ class Submitted:
         return {"version": self.version, "events": self.events}
 
 
-Effects = Callable[[dict], "SideWrites | None"]  # the new state -> side writes of its append
+# (the new state, the state it follows or None for a new match) -> the side writes of its append
+Effects = Callable[[dict, "dict | None"], "SideWrites | None"]
 
 EARLIER_CACHE = 64  # matches whose last state read at an earlier version this process keeps
 
@@ -160,7 +161,7 @@ class Matches:
             "game": game.id, "engine": game.version, "options": dumps(opts), "seats": dumps(seats),
             "status": "active", "to_act": dumps(game.to_act(mstate["game"])), "created_at": str(self.clock()),
         }
-        side = effects(dict(mstate, match_id=match_id, version=len(records))) if effects is not None else None
+        side = effects(dict(mstate, match_id=match_id, version=len(records)), None) if effects is not None else None
         try:
             result = self.store.append(match_id, 0, GENESIS, records, seed, meta=meta, side=side)
         except Conflict:
@@ -294,7 +295,7 @@ class Matches:
         RequestInProgress (an older release's claim on the key is still pending) or KeyReused (the
         key answered a different body). A key's answer, once stored, is the answer to every retry.
 
-        ``effects(new_state)``: the side writes the change makes in the store (follow-up intents,
+        ``effects(new_state, prior_state)``: the side writes the change makes in the store (follow-up intents,
         notices, clocks), written in the append's own script call. With a key, nothing is written
         before that call: the append itself refuses a key already answered and returns its answer;
         a refusal on this side of it (a retry whose first answer moved the match on) looks the key
@@ -417,7 +418,7 @@ class Matches:
             shown.extend(self.present(r, viewer, game, finished) for r in sealed)
             return dumps({"version": sealed[-1]["seq"], "events": shown})
 
-        side = effects(new) if effects is not None else None
+        side = effects(new, mstate) if effects is not None else None
         faults.point("before-commit")
         try:
             appended = self.store.append(

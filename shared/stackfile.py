@@ -63,7 +63,8 @@ def process_start(pid: int) -> str | None:
     return None if fields[0] == "Z" else fields[19]
 
 
-def record(env: dict, *, pid: int, supervisor_pid: int | None = None, embedded_redis_port: int | None = None) -> dict:
+def record(env: dict, *, pid: int, supervisor_pid: int | None = None, embedded_redis_port: int | None = None,
+           embedded_queue_redis_port: int | None = None) -> dict:
     """What the launcher writes: ``env`` is the stack's environment as ``deploy.run.prepare`` made it."""
     variables = {f"{name}_URL": env[f"{name}_URL"] for name in SERVICES}
     if env.get("REDIS_CLUSTER_NODES"):
@@ -75,6 +76,8 @@ def record(env: dict, *, pid: int, supervisor_pid: int | None = None, embedded_r
     ports = {name.lower(): int(env[f"{name}_PORT"]) for name in SERVICES}
     if embedded_redis_port is not None:
         ports["embedded_redis"] = embedded_redis_port
+    if embedded_queue_redis_port is not None:
+        ports["embedded_queue_redis"] = embedded_queue_redis_port
     return {
         "format": FORMAT, "status": "running", "pid": pid, "pid_start": process_start(pid),
         "supervisor_pid": supervisor_pid, "checkout": str(ROOT),

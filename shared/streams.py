@@ -77,6 +77,11 @@ class Consumer:
         self.ack_delay_s = ack_delay_s
         self._unacked: list[str] = []
         self._unacked_since = 0.0
+        # entries left pending are looked for (XPENDING) every so often, not at every poll: an
+        # entry can only be reclaimed once idle ``claim_idle_ms``, so a look every half of that
+        # (5 s at most) finds it about as soon, and an idle consumer's polls cost one read each
+        self.reclaim_every_s = min(claim_idle_ms / 2000, 5.0)
+        self._next_reclaim = 0.0
 
     def ensure_group(self) -> None:
         """Create the group (from the stream's start) unless it exists; also after Redis lost it."""
@@ -140,21 +145,27 @@ class Consumer:
         return handled
 
     def poll(self, block_ms: int = 1000) -> int:
-        """Reclaim, then read and handle one batch of new entries. Returns entries handled."""
+        """Reclaim (every ``reclaim_every_s``), then read and handle one batch of new entries.
+        Returns entries handled."""
+        return poll_together([self], block_ms)
+
+    def _before_read(self) -> int:
+        """Acknowledge what is due and reclaim when it is time. Returns entries handled."""
         if not self._grouped:
             self.ensure_group()
-        try:
-            self.flush_acks(force=False)
-            handled = self.reclaim()
-            got = self.r.xreadgroup(self.group, self.name, {self.stream: ">"}, count=self.batch, block=block_ms)
-        except redis.ResponseError as err:
-            if "NOGROUP" not in str(err):
-                raise
-            self._grouped = False  # the group vanished (Redis restarted without it): create it again
-            self._unacked = []  # their acknowledgements went with it: they are delivered again
+        self.flush_acks(force=False)
+        if time.monotonic() < self._next_reclaim:
             return 0
-        for _stream, entries in got or []:
-            handled += self._handle_batch([(entry_id.decode(), fields) for entry_id, fields in entries])
+        self._next_reclaim = time.monotonic() + self.reclaim_every_s
+        return self.reclaim()
+
+    def _lost_group(self) -> None:
+        self._grouped = False  # the group vanished (Redis restarted without it): create it again
+        self._unacked = []  # their acknowledgements went with it: they are delivered again
+        self._next_reclaim = 0.0
+
+    def _after_read(self, entries) -> int:
+        handled = self._handle_batch([(entry_id.decode(), fields) for entry_id, fields in entries])
         self._polls += 1
         if self._polls % 20 == 0:
             trim(self.r, self.stream)
@@ -164,6 +175,30 @@ class Consumer:
         """Poll until ``stop``; a Redis outage is waited out, never a reason to exit."""
         run_until_stopped(lambda: self.poll(block_ms), stop, f"{self.stream}/{self.group}", log)
         self.flush_acks()
+
+
+def poll_together(consumers: list[Consumer], block_ms: int = 1000) -> int:
+    """One poll of several consumers that share a Redis, a group name and a consumer name (one
+    process reading several streams): each acknowledges and reclaims as ``Consumer.poll`` does,
+    then a single XREADGROUP (one blocking wait) reads all their streams. Returns entries handled."""
+    first = consumers[0]
+    assert all(c.r is first.r and c.group == first.group and c.name == first.name for c in consumers), \
+        "consumers polled together share their Redis, group and name"
+    by_stream = {c.stream: c for c in consumers}
+    try:
+        handled = sum(c._before_read() for c in consumers)
+        got = first.r.xreadgroup(first.group, first.name, {c.stream: ">" for c in consumers},
+                                 count=max(c.batch for c in consumers), block=block_ms)
+    except redis.ResponseError as err:
+        if "NOGROUP" not in str(err):
+            raise
+        for c in consumers:
+            c._lost_group()
+        return 0
+    for stream, entries in got or []:
+        name = stream.decode() if isinstance(stream, bytes) else stream
+        handled += by_stream[name]._after_read(entries)
+    return handled
 
 
 def _next_id(entry_id: str) -> str:

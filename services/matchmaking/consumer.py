@@ -15,7 +15,7 @@ from shared.config import load, store_client
 from shared.engine import registry
 from shared.resilience import run_until_stopped, stop_on_signals
 from shared.notices import PLAYER_NOTICES
-from shared.streams import MATCHES_FINISHED, RATINGS_UPDATED, Consumer, stream_groups_of
+from shared.streams import MATCHES_FINISHED, RATINGS_UPDATED, Consumer, poll_together, stream_groups_of
 
 from .app import build
 
@@ -40,9 +40,8 @@ def main() -> None:
 
     def step() -> None:
         nonlocal next_wave
-        ratings.poll(block_ms=50)
-        notices.poll(block_ms=200)
-        finished.poll(block_ms=50)
+        poll_together([ratings, notices], block_ms=200)  # both streams in one blocking read
+        finished.poll(block_ms=10)  # tournaments: a group of their own, so a read of its own
         if time.time() >= next_wave:
             next_wave = time.time() + wave_s
             queue.wave_all()

@@ -37,10 +37,15 @@ MAX_ID_PART = 2 ** 64 - 1
 
 # KEYS: the match's seen key, then one inbox per event. ARGV: the notice's version, the seen key's
 # ttl, the inboxes' cap, then per event: '1' when it is only for the match's first notice, its
-# type, its data. Nothing is written for a notice at or below the last version fanned out.
+# type, its data. Nothing is written for a notice at or below the last version fanned out. The
+# seen key is read and written in one SET ... GET (Redis 6.2); a notice delivered again (or late)
+# puts the last version back.
 _FAN_OUT = """
-local last = redis.call('GET', KEYS[1])
-if last and tonumber(last) >= tonumber(ARGV[1]) then return 0 end
+local last = redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2], 'GET')
+if last and tonumber(last) >= tonumber(ARGV[1]) then
+  redis.call('SET', KEYS[1], last, 'EX', ARGV[2])
+  return 0
+end
 local n = 0
 for i = 4, #ARGV, 3 do
   local key = KEYS[2 + (i - 4) / 3]
@@ -49,7 +54,6 @@ for i = 4, #ARGV, 3 do
     n = n + 1
   end
 end
-redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
 return n
 """
 

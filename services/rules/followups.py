@@ -103,13 +103,16 @@ class Followups:
     def effects(self, moved: int | None) -> Effects:
         """The side writes of the append that makes a new state (``moved``: the seat that acted):
         the watch while something outside the store must follow, the players' notice, the clocks."""
-        def side(mstate: dict) -> SideWrites:
+        def side(mstate: dict, prior: dict | None = None) -> SideWrites:
             writes = SideWrites()
             to_act = Matches.to_act(mstate)
             watch = f"{mstate['match_id']}|watch"
-            if mstate["status"] != "active" or any(mstate["controllers"][s] != "human" for s in to_act):
+            if self.watched(mstate):
                 writes.zadd(FOLLOWUPS, watch, time.time() + self.grace_s)
-            else:
+            elif prior is None or self.watched(prior):
+                # a move between people after a move between people removes nothing: the append
+                # that made ``prior`` removed the watch already (one that another path set since
+                # only falls due, and the sweep, finding nothing to do, removes it)
                 writes.zrem(FOLLOWUPS, watch)
             notice = notice_of(mstate, to_act)
             if notice is not None:
@@ -117,6 +120,13 @@ class Followups:
             self.deadlines.side_writes(writes, mstate, moved=moved)
             return writes
         return side
+
+    @staticmethod
+    def watched(mstate: dict) -> bool:
+        """Whether a state needs its watch: something outside the store must follow it (a bot is
+        to act, or the match is over and its result is to be published)."""
+        return mstate["status"] != "active" or any(mstate["controllers"][s] != "human"
+                                                   for s in Matches.to_act(mstate))
 
     def after_commit(self, mstate: dict) -> None:
         """What follows a change whose append wrote its own side writes (``effects``): the bot

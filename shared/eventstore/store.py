@@ -55,9 +55,10 @@ if ARGV[2] ~= '' then
     return {'pending', prior}
   end
 end
-local current = tonumber(redis.call('HGET', meta, 'version') or '0')
+local h = redis.call('HMGET', meta, 'version', 'head_hash')
+local current = tonumber(h[1] or '0')
 if current ~= tonumber(ARGV[1]) then return {'conflict', tostring(current)} end
-local head = redis.call('HGET', meta, 'head_hash') or ARGV[4]
+local head = h[2] or ARGV[4]
 if head ~= ARGV[5] then return {'conflict', tostring(current)} end
 local ops = nil
 if ARGV[7] ~= '' then  -- checked before anything is written (a script is not rolled back)
@@ -73,10 +74,12 @@ for i = first, #ARGV do
   v = v + 1
   redis.call('XADD', log, '0-' .. v, 'e', ARGV[i])
 end
-redis.call('HSET', meta, 'version', v)
+local fields = {'version', v}  -- the head and the meta fields in one HSET
 for i = 0, nmeta - 1 do
-  redis.call('HSET', meta, ARGV[9 + 2 * i], ARGV[10 + 2 * i])
+  fields[#fields + 1] = ARGV[9 + 2 * i]
+  fields[#fields + 1] = ARGV[10 + 2 * i]
 end
+redis.call('HSET', meta, unpack(fields))
 if ARGV[2] ~= '' then redis.call('SET', idem, 'done ' .. ARGV[2] .. ' ' .. ARGV[3], 'EX', ARGV[6]) end
 if ops then
   for _, op in ipairs(ops) do

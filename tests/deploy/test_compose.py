@@ -102,9 +102,10 @@ def test_only_the_processes_that_sign_tokens_get_the_auth_secret(compose):
 
 
 def test_redis_uses_the_projects_configuration_a_volume_and_a_ping_health_check(compose):
-    for name in ("redis", "queue-redis"):
+    for name, conf in (("redis", "redis.conf"), ("queue-redis", "redis-queue.conf")):
         redis = compose["services"][name]
-        assert "./redis.conf:/usr/local/etc/redis/redis.conf:ro" in redis["volumes"]
+        assert f"./{conf}:/usr/local/etc/redis/redis.conf:ro" in redis["volumes"]
+        assert (ROOT / "deploy" / conf).exists()
         assert redis["command"] == ["redis-server", "/usr/local/etc/redis/redis.conf"]
         data = [v for v in redis["volumes"] if v.endswith(":/data")]
         assert data and data[0].split(":")[0] in compose["volumes"], name

@@ -111,10 +111,10 @@ def test_only_what_signs_tokens_gets_the_auth_secret_and_bot_workers_get_no_secr
 
 
 def test_redis_is_a_stateful_set_with_a_claim_and_the_projects_configuration(docs):
-    conf = by_kind(docs, "ConfigMap")["redis-config"]["data"]["redis.conf"]
-    assert conf == (ROOT / "deploy" / "redis.conf").read_text()
+    for config, conf in (("redis-config", "redis.conf"), ("queue-redis-config", "redis-queue.conf")):
+        assert by_kind(docs, "ConfigMap")[config]["data"]["redis.conf"] == (ROOT / "deploy" / conf).read_text()
     services = by_kind(docs, "Service")
-    for name in ("redis", "queue-redis"):
+    for name, config in (("redis", "redis-config"), ("queue-redis", "queue-redis-config")):
         redis = by_kind(docs, "StatefulSet")[name]
         assert redis["spec"]["volumeClaimTemplates"][0]["metadata"]["name"] == "data"
         pod = redis["spec"]["template"]["spec"]
@@ -122,7 +122,7 @@ def test_redis_is_a_stateful_set_with_a_claim_and_the_projects_configuration(doc
         assert container["args"][0] == "/etc/redis/redis.conf"
         mounts = {m["name"]: m["mountPath"] for m in container["volumeMounts"]}
         assert mounts == {"config": "/etc/redis", "data": "/data"}
-        assert {"name": "config", "configMap": {"name": "redis-config"}} in pod["volumes"]
+        assert {"name": "config", "configMap": {"name": config}} in pod["volumes"]
         assert container["readinessProbe"]["exec"]["command"] == ["redis-cli", "ping"]
         assert services[name]["spec"]["selector"] == redis["spec"]["template"]["metadata"]["labels"]
     config = by_kind(docs, "ConfigMap")["tabletop-config"]["data"]

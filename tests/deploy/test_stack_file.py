@@ -25,7 +25,8 @@ from tests.support.playout import play_random
 from tests.support.stack import ROOT, start_stack, wait_for
 
 STACK_VARS = ("REDIS_URL", "REDIS_CLUSTER_NODES", "QUEUE_REDIS_URL", "MATCHMAKING_URL", "RULES_URL", "SCORING_URL",
-              "MATCHMAKING_PORT", "RULES_PORT", "SCORING_PORT", "EMBEDDED_REDIS_PORT")
+              "MATCHMAKING_PORT", "RULES_PORT", "SCORING_PORT", "EMBEDDED_REDIS_PORT",
+              "EMBEDDED_QUEUE_REDIS_PORT")
 
 
 def clean_env(data_dir, **extra) -> dict:
@@ -218,16 +219,25 @@ def small_stack(tmp_path):
 def test_the_launcher_records_its_stack_and_the_commands_find_its_embedded_redis(small_stack):
     stack, target = small_stack
     content = json.loads(target.read_text())
-    port = int(stack.env["EMBEDDED_REDIS_PORT"])
+    port, queue_port = int(stack.env["EMBEDDED_REDIS_PORT"]), int(stack.env["EMBEDDED_QUEUE_REDIS_PORT"])
     assert content["pid"] == stack.process.pid and content["status"] == "running" and stackfile.running(content)
-    assert content["env"] == {"REDIS_URL": f"redis://127.0.0.1:{port}/0", "MATCHMAKING_URL": stack.mm,
+    assert content["env"] == {"REDIS_URL": f"redis://127.0.0.1:{port}/0",
+                              "QUEUE_REDIS_URL": f"redis://127.0.0.1:{queue_port}/0", "MATCHMAKING_URL": stack.mm,
                               "RULES_URL": stack.rules, "SCORING_URL": stack.scoring}
     assert content["ports"]["embedded_redis"] == port and content["embedded_redis"] is True
+    assert content["ports"]["embedded_queue_redis"] == queue_port
+    # the queue Redis runs deploy/redis-queue.conf: a fsync a second, not one a write
+    wait_for(lambda: _pings(redis.Redis(port=queue_port)), 30, 0.1, "the embedded queue Redis")
+    assert redis.Redis(port=queue_port).config_get("appendfsync") == {"appendfsync": "everysec"}
+    assert redis.Redis(port=queue_port).config_get("appendonly") == {"appendonly": "yes"}
+    wait_for(lambda: _pings(redis.Redis(port=port)), 30, 0.1, "the embedded Redis")
+    assert redis.Redis(port=port).config_get("appendfsync") == {"appendfsync": "always"}
     assert content["ports"]["rules"] == int(stack.env["RULES_PORT"])
     wait_for(lambda: _pings(redis.Redis(port=port)), 30, 0.1, "the embedded Redis")
     out = run(["services.rules.compact"], clean_env(target.parent))
     assert out.returncode == 0 and "nothing to compact" in out.stdout, out.stdout + out.stderr
-    assert f"on Redis redis://127.0.0.1:{port}/0 (recorded by `make run`" in out.stderr
+    assert (f"on Redis redis://127.0.0.1:{port}/0, queues on redis://127.0.0.1:{queue_port}/0 (recorded by `make run`"
+            in out.stderr)
     assert "stack.json" in stack.log()  # the launcher says where it recorded the stack
     stack.process.send_signal(signal.SIGTERM)
     assert stack.process.wait(30) == 0

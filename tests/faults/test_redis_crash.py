@@ -25,9 +25,9 @@ def test_kill_9_of_redis_during_bursts_of_moves_loses_no_acknowledged_move(tmp_p
         for kill in range(KILLS):
             before = len(burst.acks)
             wait_for(lambda: len(burst.acks) >= before + 40, 120, 0.1, f"moves before kill {kill + 1}")
-            (server,) = role_pids(stack, "redis-server")
+            (server,) = role_pids(stack, stack.redis_title())
             kill9(server)
-            wait_for(lambda: role_pids(stack, "redis-server") not in ([], [server]), 60, 0.1, "redis restarted")
+            wait_for(lambda: role_pids(stack, stack.redis_title()) not in ([], [server]), 60, 0.1, "redis restarted")
             wait_for(lambda: redis_ready(stack.redis_url), 60, 0.1, "redis to answer again")
         wait_for(lambda: len(burst.acks) >= before + 80, 120, 0.1, "moves after the last restart")
         burst.stop.set()

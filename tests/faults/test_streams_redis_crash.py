@@ -34,9 +34,9 @@ def test_kill_9_of_redis_during_held_streams_loses_nothing_acknowledged(tmp_path
         head = requests.get(f"{stack.rules}/v1/matches/{mid}").json()["version"]
         seen = [match.next(30) for _ in range(head)]
 
-        (server,) = role_pids(stack, "redis-server")
+        (server,) = role_pids(stack, stack.redis_title())
         kill9(server)
-        wait_for(lambda: role_pids(stack, "redis-server") not in ([], [server]), 60, 0.1, "redis restarted")
+        wait_for(lambda: role_pids(stack, stack.redis_title()) not in ([], [server]), 60, 0.1, "redis restarted")
         wait_for(lambda: redis_ready(stack.redis_url), 60, 0.1, "redis to answer again")
 
         # a move and an invitation acknowledged after the restart

@@ -33,7 +33,7 @@ def bot_match_is_played_and_scored(stack) -> None:
 def test_kill_9_of_each_kind_of_process_and_the_stack_recovers_by_itself(tmp_path):
     stack = start_stack(None, tmp_path)
     try:
-        for role in ROLES + ["redis-server"]:
+        for role in ROLES + [stack.redis_title("store"), stack.redis_title("queue")]:
             victims = role_pids(stack, role)
             assert victims, f"no {role} process in the stack"
             kill9(victims[0])

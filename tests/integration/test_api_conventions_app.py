@@ -134,3 +134,25 @@ def test_the_documented_example_of_a_validation_problem(make_app, redis_url):
     body = r.get_json()
     assert r.status_code == 422 and body["type"] == "urn:problem:unprocessable-entity"
     assert set(body["errors"]) == {"seats.1.bot", "turn_seconds"}, body
+
+
+def test_a_limited_request_costs_the_counters_redis_one_round_trip(make_app, redis_url):
+    """The count and the window for the RateLimit fields come from one script call
+    (``shared.ratewindow``), not a hit followed by a GET and a TTL."""
+    c = make_app(RATE_LIMIT_WRITES_PER_TOKEN="5/minute").test_client()
+    me = auth(redis_url)
+    c.post("/v1/queue", json={"game": "nope", "players": 2}, headers=me)  # the scripts are loaded
+    r = redis.Redis.from_url(redis_url)
+
+    def calls():
+        return {k.removeprefix("cmdstat_"): v["calls"] for k, v in r.info("commandstats").items()}
+
+    before = calls()
+    answer = c.post("/v1/queue", json={"game": "nope", "players": 2}, headers=me)
+    after = calls()
+    assert field(answer.headers["RateLimit"])[1] == 3
+    used = {k: after[k] - before.get(k, 0) for k in after if after[k] != before.get(k, 0)}
+    used.pop("info", None)
+    limiter = {k: n for k, n in used.items() if k in ("get", "ttl", "pttl", "incrby", "evalsha", "expire")}
+    # besides the counter's script (INCRBY and TTL inside it) only the token's generation GET
+    assert limiter == {"evalsha": 1, "incrby": 1, "ttl": 1, "get": 1}, used

@@ -42,3 +42,38 @@ def test_a_crash_before_the_acknowledgement_delivers_the_entries_again(r):
     survivor = Consumer(r, STREAM, "g", lambda _id, m: again.append(m["i"]), name="survivor", claim_idle_ms=0)
     survivor.poll(block_ms=10)
     assert again == [0] and r.xpending(STREAM, "g")["pending"] == 0
+
+
+def _calls(r, command: str) -> int:
+    return r.info("commandstats").get(f"cmdstat_{command}", {}).get("calls", 0)
+
+
+def test_consumers_of_one_process_read_their_streams_in_one_xreadgroup(r):
+    from shared.streams import poll_together
+
+    other = f"{STREAM}:other"
+    seen = []
+    first = Consumer(r, STREAM, "g", lambda _id, m: seen.append(("first", m["i"])), name="one")
+    second = Consumer(r, other, "g", lambda _id, m: seen.append(("second", m["i"])), name="one")
+    publish(r, STREAM, {"i": 1})
+    publish(r, other, {"i": 2})
+    poll_together([first, second], block_ms=10)  # the groups are created, the first reclaim done
+    assert sorted(seen) == [("first", 1), ("second", 2)]
+    publish(r, other, {"i": 3})
+    reads = _calls(r, "xreadgroup")
+    assert poll_together([first, second], block_ms=10) == 1
+    assert _calls(r, "xreadgroup") - reads == 1 and seen[-1] == ("second", 3)
+    assert r.xpending(STREAM, "g")["pending"] == 0 and r.xpending(other, "g")["pending"] == 0
+
+
+def test_pending_entries_are_looked_for_every_half_claim_idle_not_every_poll(r):
+    consumer = Consumer(r, STREAM, "g", lambda _id, m: None)  # claim_idle_ms 30 s: a look every 5 s
+    consumer.poll(block_ms=1)
+    looks = _calls(r, "xpending")
+    for _ in range(5):
+        consumer.poll(block_ms=1)
+    assert _calls(r, "xpending") == looks
+    eager = Consumer(r, STREAM, "g", lambda _id, m: None, name="eager", claim_idle_ms=0)
+    for _ in range(3):
+        eager.poll(block_ms=1)
+    assert _calls(r, "xpending") - looks == 3  # idle 0: every poll looks, as before

@@ -49,8 +49,32 @@ class Stack:
         return self.log_path.read_text(errors="replace")[-20000:]
 
     def pids(self) -> set[int]:
-        return stack_pids(self.env["STACK_ID"], self.env.get("EMBEDDED_REDIS_PORT") if "REDIS_URL" not in self.env
-                          else None)
+        return stack_pids(self.env["STACK_ID"], *self.embedded_redis_ports())
+
+    def embedded_redis_ports(self) -> list[str]:
+        """The ports of the Redis servers the launcher runs itself: the match store's unless
+        ``REDIS_URL`` is given, the queue's unless ``QUEUE_REDIS_URL`` (or ``REDIS_URL``) is."""
+        if "REDIS_URL" in self.env:
+            return []
+        ports = [self.env["EMBEDDED_REDIS_PORT"]]
+        if "QUEUE_REDIS_URL" not in self.env:
+            ports.append(self.env["EMBEDDED_QUEUE_REDIS_PORT"])
+        return ports
+
+    def redis_title(self, which: str = "store") -> str:
+        """The process title of an embedded Redis (``store`` or ``queue``): Redis writes it over its
+        command line, ``redis-server 127.0.0.1:<port>``."""
+        port = self.env["EMBEDDED_REDIS_PORT" if which == "store" else "EMBEDDED_QUEUE_REDIS_PORT"]
+        return f"redis-server 127.0.0.1:{port}"
+
+    @property
+    def queue_redis_url(self) -> str:
+        """The queue Redis: ``QUEUE_REDIS_URL``, the launcher's embedded one, else the store."""
+        if "QUEUE_REDIS_URL" in self.env:
+            return self.env["QUEUE_REDIS_URL"]
+        if "REDIS_URL" in self.env:
+            return self.redis_url
+        return f"redis://127.0.0.1:{self.env['EMBEDDED_QUEUE_REDIS_PORT']}/0"
 
     def stop(self) -> None:
         """SIGTERM the launcher (it stops everything within 15 s); SIGKILL whatever is left."""
@@ -68,11 +92,11 @@ class Stack:
                 pass
 
 
-def stack_pids(stack_id: str, redis_port: str | None = None) -> set[int]:
+def stack_pids(stack_id: str, *redis_ports: str | None) -> set[int]:
     """Every live process whose environment carries ``STACK_ID=stack_id``, and the embedded Redis
-    on ``redis_port`` (Redis writes its process title over its environment)."""
+    servers on ``redis_ports`` (Redis writes its process title over its environment)."""
     marker = f"STACK_ID={stack_id}".encode()
-    title = f"redis-server 127.0.0.1:{redis_port}".encode() if redis_port else None
+    titles = [f"redis-server 127.0.0.1:{port}".encode() for port in redis_ports if port]
     found = set()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -83,7 +107,7 @@ def stack_pids(stack_id: str, redis_port: str | None = None) -> set[int]:
             state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
         except OSError:
             continue
-        if state != "Z" and (marker in environ.split(b"\0") or (title and title in command)):
+        if state != "Z" and (marker in environ.split(b"\0") or any(t in command for t in titles)):
             found.add(int(entry.name))
     return found
 
@@ -108,7 +132,7 @@ def start_stack(redis_url: str | None, workdir: Path, procfile: str = "deploy/Pr
     env.pop("REDIS_URL", None)
     env.update(
         AUTH_SECRET="test-secret", DATA_DIR=str(workdir / "data"), PROCFILE=str(ROOT / procfile),
-        STACK_ID=uuid.uuid4().hex, EMBEDDED_REDIS_PORT=str(free_port()),
+        STACK_ID=uuid.uuid4().hex, EMBEDDED_REDIS_PORT=str(free_port()), EMBEDDED_QUEUE_REDIS_PORT=str(free_port()),
         MATCHMAKING_PORT=str(ports["matchmaking"]), RULES_PORT=str(ports["rules"]), SCORING_PORT=str(ports["scoring"]),
         MATCHMAKING_URL=f"http://127.0.0.1:{ports['matchmaking']}", RULES_URL=f"http://127.0.0.1:{ports['rules']}",
         SCORING_URL=f"http://127.0.0.1:{ports['scoring']}", PYTHONPATH=str(ROOT),

@@ -20,6 +20,7 @@ import time
 from typing import Callable
 
 import redis
+from redis.cluster import RedisCluster
 
 from . import metrics
 from .canonical import dumps, loads
@@ -184,6 +185,10 @@ def poll_together(consumers: list[Consumer], block_ms: int = 1000) -> int:
     first = consumers[0]
     assert all(c.r is first.r and c.group == first.group and c.name == first.name for c in consumers), \
         "consumers polled together share their Redis, group and name"
+    if len(consumers) > 1 and isinstance(first.r, RedisCluster):
+        # on a cluster the streams sit in different hash slots, which one XREADGROUP cannot span
+        wait = max(1, block_ms // len(consumers))
+        return sum(poll_together([c], wait) for c in consumers)
     by_stream = {c.stream: c for c in consumers}
     try:
         handled = sum(c._before_read() for c in consumers)

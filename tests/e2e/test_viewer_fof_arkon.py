@@ -306,7 +306,8 @@ def test_a_person_plays_a_whole_match_against_a_bot_by_clicking(stack, browser, 
     final = person.get(f"{stack.rules}/v1/matches/{match_id}").json()
     assert final["status"] == "finished", final["status"]
     assert played.clicks > 5 and len(check.checked) >= 2, (played, check.checked)
-    assert played.card_clicks > 0, played  # a card chosen by clicking it where it is drawn
+    if game_id == "arkon":  # a card chosen by clicking it where it is drawn (Fellowships of Fate 3 has no
+        assert played.card_clicks > 0, played  # move that one card of the seat's own area names alone)
     # the end as the page draws it: the outcome in words, the log in sentences, no JSON
     wait(browser, lambda d: text_of(d, "#status") == "finished", what="the finished status")
     assert_no_json(browser)

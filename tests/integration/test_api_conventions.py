@@ -81,7 +81,7 @@ def path_values(name: str, world) -> list[str]:
             "ticket_id": [unknown(), world["ticket"]],
             "tournament_id": [unknown(), world["tournament"]],
             "player_id": [unknown(), world["host"].player_id, "bot:random"],
-            "game": ["duel", "no-such-game"]}[name]
+            "game": ["duel", "no-such-game"], "game_id": ["arkon", "no-such-game"]}[name]
 
 
 def fill(path: str, values: dict) -> str:

@@ -20,7 +20,7 @@ def fof_cards(s: dict) -> list[str]:
         out += [r["id"] for r in p["relics"]]
         out += _list(p["hand"]) if isinstance(p["hand"], list) else list(p["known_hand"])
         out += _list(p["standby"])
-        if s["phase"] == "formation":
+        if s["phase"] == "formation" and "draft" in p:  # engine 2's step-by-step formation
             out += _list(p["draft"])
     return out
 

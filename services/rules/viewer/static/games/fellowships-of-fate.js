@@ -90,8 +90,9 @@ function formationWords(ctx, s, seat) {
   if (!f || s.phase !== "formation") return null;
   const committed = f.committed || Object.keys(f.values || {}).map(Number);  // a finished match's log is open
   if (committed.includes(seat)) return "has chosen a fellowship";
-  const picked = size(s.seats[seat].draft);
-  return `is choosing a fellowship (${picked} of ${ctx.catalog.hand_size || 4} picked)`;
+  const draft = s.seats[seat].draft;
+  if (draft === undefined) return "is choosing a fellowship of four, in secret";  // engine 3: one move
+  return `is choosing a fellowship (${size(draft)} of ${ctx.catalog.hand_size || 4} picked)`;
 }
 
 function cards(ctx, ids, opts = {}) {
@@ -180,6 +181,11 @@ function describe(event, ctx) {
     case "setup": return `The field is dealt; ${seatName(ctx, d.start_seat)} is the starting player.`;
     case "pick": return member ? `${who} picks ${cardName(ctx, member)} for the fellowship.` : `${who} picks a member (hidden).`;
     case "unpick": return member ? `${who} puts ${cardName(ctx, member)} back.` : `${who} puts a member back (hidden).`;
+    case "form": {  // engine 3: the whole formation as one move, its members private to the seat
+      const members = d.members || privatePart(event, d.seat).members;
+      return Array.isArray(members) ? `${who} forms a fellowship: ${cardsWords(ctx, members)}.`
+        : `${who} forms a fellowship of four (hidden).`;
+    }
     case "confirm": {
       const members = d.members || privatePart(event, d.seat).members;  // when a rules version names them
       return Array.isArray(members) ? `${who} confirms a fellowship: ${cardsWords(ctx, members)}.` : `${who} confirms a fellowship of four.`;

@@ -106,6 +106,13 @@ def _wait_gone(deadline: float, root: int | None, reaping: bool) -> dict[int, in
         time.sleep(0.05)
 
 
+def settle(grace_s: float = 3.0, root: int | None = None) -> dict[int, int]:
+    """Up to ``grace_s`` for the processes below ``root`` to finish exiting by themselves (a
+    benchmark's servers that were told to stop, still shutting down on a busy machine); the ones
+    still running after it."""
+    return _wait_gone(time.monotonic() + grace_s, root, True)
+
+
 def stop_all(sig: int = signal.SIGTERM, grace_s: float = 5.0, *, root: int | None = None,
              reaping: bool = True) -> set[int]:
     """Stop every process below ``root`` (this process): ``sig`` to each one's process group,

@@ -93,6 +93,15 @@ MOVE_TIMING_NOTE = (
     "over its in-memory ones, same clients).")
 
 
+def _command(pid: int) -> str:
+    """A process's command line, shortened, for saying what a benchmark left behind."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace").strip()[:120]
+    except OSError:
+        return "?"
+
+
 def _top(counts: dict, n: int = 10) -> str:
     return ", ".join(f"{k} {v:g}" for k, v in list(counts.items())[:n]) if isinstance(counts, dict) else ""
 
@@ -173,9 +182,11 @@ def run(module: str, args: list[str], *, index: int = 1, count: int = 1, started
             tail = err.read()[-3000:]
             progress(f"{tag}: FAILED (exit status {code}) after {elapsed} (run so far: {total}); its stderr ends:")
             print(tail, file=sys.stderr, flush=True)
+    commands = {pid: _command(pid) for pid in children.settle()}  # what stopping takes a moment is not "left"
     left = children.stop_all(signal.SIGTERM, 5)
     if left:
-        progress(f"{tag}: left {len(left)} processes running ({', '.join(map(str, sorted(left)))}); stopped them")
+        named = ", ".join(f"{pid} {commands.get(pid, '?')}" for pid in sorted(left))
+        progress(f"{tag}: left {len(left)} processes running ({named}); stopped them")
     return rows, code
 
 

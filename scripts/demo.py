@@ -21,7 +21,7 @@ from contextlib import closing
 import uuid
 
 from shared import stackfile
-from tabletop_client import ApiProblem, Tabletop, Unavailable
+from tabletop_client import ApiProblem, Tabletop, Unavailable, playable
 
 
 def wait_for_change(events, version: int) -> None:
@@ -73,8 +73,8 @@ def main() -> int:
     with closing(api.stream(match_id)) as events:  # one stream for the whole match
         while True:
             turn = api.turn(match_id)  # our view and legal moves at one version
-            if turn["moves"]:
-                move = rnd.choice(turn["moves"])
+            if playable(turn):  # the legal moves less those that only undo a step
+                move = rnd.choice(playable(turn))
                 try:
                     done = api.move(match_id, move, turn["version"], idempotency_key=f"demo-{turn['version']}")
                 except ApiProblem as err:

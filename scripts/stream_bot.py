@@ -24,7 +24,7 @@ import threading
 import uuid
 from typing import Callable
 
-from tabletop_client import ApiProblem, Tabletop
+from tabletop_client import ApiProblem, Tabletop, playable
 from tabletop_client.sse import ServerEvent
 
 
@@ -82,13 +82,15 @@ class StreamBot:
         thread.start()
 
     def play(self, match_id: str) -> None:
-        """The whole match through the seat's state stream: a random legal move at each version that
-        asks for one (a stale version is refused with 409 and ignored: the next message follows)."""
+        """The whole match through the seat's state stream: a random legal move that does not only
+        undo a step (``playable``) at each version that asks for one (a stale version is refused
+        with 409 and ignored: the next message follows)."""
         for turn in self.api.turn_stream(match_id):
-            if not turn["moves"]:
+            moves = playable(turn)
+            if not moves:
                 continue
             try:
-                self.api.move(match_id, self.rnd.choice(turn["moves"]), turn["version"])
+                self.api.move(match_id, self.rnd.choice(moves), turn["version"])
             except ApiProblem as err:
                 if err.status != 409:
                     raise

@@ -504,15 +504,18 @@ class Matches:
         """Everything ``seat`` needs to decide, from one state: its view and its legal moves."""
         mstate = head or self.state(match_id)
         out = self.view(match_id, seat, head=mstate)
-        out["moves"] = self.legal_moves(match_id, seat, head=mstate)["moves"]
+        legal = self.legal_moves(match_id, seat, head=mstate)
+        out["moves"], out["undoing"] = legal["moves"], legal["undoing"]
         return out
 
     def legal_moves(self, match_id: str, seat: int, *, head: dict | None = None) -> dict:
         mstate = head or self.state(match_id)
-        moves = []
+        moves, undoing = [], []
         if seat in self.to_act(mstate):
-            moves = self.game_of(mstate).legal_moves(mstate["game"], seat)
-        return {"version": mstate["version"], "seat": seat, "moves": moves}
+            game = self.game_of(mstate)
+            moves = game.legal_moves(mstate["game"], seat)
+            undoing = game.undoing(moves)
+        return {"version": mstate["version"], "seat": seat, "moves": moves, "undoing": undoing}
 
     def events(self, match_id: str, viewer: int | None, after: int = 0, limit: int = 100,
                *, head: dict | None = None) -> dict:

@@ -61,10 +61,18 @@ class View(TypedDict, total=False):
     state: Any
 
 
-class LegalMoves(TypedDict):
+class LegalMoves(TypedDict, total=False):
     version: int
     seat: int
     moves: list[Move]
+    undoing: list[int]  # positions in ``moves`` of those that only undo a step (servers since 1.x)
+
+
+def playable(turn: dict) -> list[Move]:
+    """The legal moves of a ``turn`` (or ``legal_moves``) answer less those that only undo a step
+    of the pending decision (``undoing``): playing the first of them always finishes a match."""
+    undoing = set(turn.get("undoing", ()))
+    return [m for i, m in enumerate(turn.get("moves", ())) if i not in undoing]
 
 
 class MoveResult(TypedDict):
@@ -316,7 +324,8 @@ class Tabletop:
 
     def turn(self, match_id: str) -> dict:
         """Everything this client's seat needs to decide, at one version: ``version``, ``state``
-        (its view) and ``moves`` (its legal moves, empty when it need not act)."""
+        (its view), ``moves`` (its legal moves, empty when it need not act) and ``undoing`` (the
+        positions of those that only undo a step; ``playable(turn)`` leaves them out)."""
         return self._call("GET", self._match(match_id, "/turn"))
 
     def move(self, match_id: str, move: Move, expected_version: int, idempotency_key: str | None = None) -> MoveResult:

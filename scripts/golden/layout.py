@@ -97,3 +97,14 @@ def restore_entries(texts: list[str], seed: bytes) -> list[str]:
         full, prev = _restore_one(text, seed, prev)
         out.append(full)
     return out
+
+
+# What a legal-moves answer's digest covers: the fields every release answered. ``undoing`` (the
+# positions of the moves that only undo a step, added after the first corpora were recorded) is a
+# function of the moves and the engine version, and is pinned by tests/engine/test_undoing.py.
+LEGAL_MOVES_DIGESTED = ("version", "seat", "moves")
+
+
+def legal_moves_digested(answer: dict) -> dict:
+    """The part of a legal-moves answer the corpus keeps a digest of."""
+    return {k: answer[k] for k in LEGAL_MOVES_DIGESTED}

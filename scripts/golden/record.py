@@ -258,7 +258,7 @@ def record_digests(m: Matches, store: EventStore, match_id: str, heads: list[int
         after_end.append(served(lambda: digest([served_view(m, match_id, w, final, at=v) for w in viewers]),
                                 unserved, v, "views after the end"))
         if v in samples:
-            legal[str(v)] = [digest(m.legal_moves(match_id, s, head=st)) for s in seats]
+            legal[str(v)] = [digest(layout.legal_moves_digested(m.legal_moves(match_id, s, head=st))) for s in seats]
             events[str(v)] = [digest(m.events(match_id, w, after=0, limit=v, head=st)) for w in viewers]
             summaries[str(v)] = digest(m.summary(st))
     out = {

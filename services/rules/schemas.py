@@ -56,10 +56,16 @@ class ViewOut(Schema):
     state = fields.Raw()
 
 
+UNDOING = ("positions in `moves` of the moves that only undo a step of the seat's pending decision (a card "
+           "or member picked, put back); empty in every game's current engine version. A client that plays "
+           "the first move not listed here always finishes the match")
+
+
 class LegalMovesOut(Schema):
     version = fields.Integer()
     seat = fields.Integer()
     moves = fields.List(fields.Dict())
+    undoing = fields.List(fields.Integer(), metadata={"description": UNDOING})
 
 
 class TurnOut(Schema):
@@ -71,6 +77,7 @@ class TurnOut(Schema):
     status = fields.String()
     state = fields.Raw(metadata={"description": "the state as this seat may see it (as GET /view)"})
     moves = fields.List(fields.Dict(), metadata={"description": "this seat's legal moves (as GET /legal-moves)"})
+    undoing = fields.List(fields.Integer(), metadata={"description": UNDOING})
 
 
 class MoveOut(Schema):

@@ -75,6 +75,12 @@ class Game:
     # a released version kept for the logs it wrote (shared/released), and the commit it is frozen from
     frozen: ClassVar[bool] = False
     release: ClassVar[str | None] = None
+    # move types that only take back a step of a decision the seat is making (a card put back,
+    # a member unpicked): marked as such in the API's legal moves (``undoing``), so that a client
+    # playing the first move that does not undo always finishes. Today's engines have none — every
+    # compound choice is one move, and ``conformance.check_decision`` proves no seat's moves
+    # return its decision to a state it was in; older released versions may declare some.
+    undoing_moves: ClassVar[frozenset[str]] = frozenset()
 
     # ----- options -----------------------------------------------------------------------
     def validate_options(self, players: int, options: Mapping[str, Any] | None) -> dict:
@@ -180,6 +186,11 @@ class Game:
         """The move a search playout makes for ``seat`` (default: uniformly random); games may
         bias it with cheap knowledge. It sees the simulated state, never a live one."""
         return moves[rng.randbelow(len(moves))]
+
+    def undoing(self, moves: list[Move]) -> list[int]:
+        """The positions in ``moves`` (a seat's legal moves) of those that only undo a step of
+        its pending decision (``undoing_moves``)."""
+        return [i for i, move in enumerate(moves) if move.get("type") in self.undoing_moves]
 
     # ----- the rulebook's options for a decision (optional; checked by conformance) -------
     def rulebook_options(self, state: State, seat: int) -> list | None:

@@ -32,6 +32,17 @@ SIDES: dict[str, Callable[[dict], list[list[int]]]] = {
 }
 
 
+# versions whose legal moves include a step that only takes back an earlier one (a card or a
+# member picked for a bid or a formation, put back): the API marks them (Game.undoing_moves). In
+# Fellowships of Fate 1-2 and Arkon 2 pick and unpick can go on for ever; Arkon 3 bounds them (a
+# card put back cannot be picked again for that bid) but its unpick still only reverses a pick.
+UNDOING_MOVES = {
+    ("arkon", "2"): {"unpick"},
+    ("arkon", "3"): {"unpick"},
+    ("fellowships-of-fate", "1"): {"unpick"},
+    ("fellowships-of-fate", "2"): {"unpick"},
+}
+
 # versions whose to_act cannot read the states inside one move's events (see above)
 CANNOT_SAY_INSIDE_A_MOVE = {("arkon", "1")}
 
@@ -57,6 +68,8 @@ def fitted(cls: type[Game], release: str) -> type[Game]:
                    "__module__": cls.__module__, "__qualname__": cls.__qualname__}
     if (cls.id, cls.version) in CANNOT_SAY_INSIDE_A_MOVE:
         extra["to_act"] = _nobody_inside_a_move(cls.to_act)
+    if (cls.id, cls.version) in UNDOING_MOVES:
+        extra["undoing_moves"] = frozenset(UNDOING_MOVES[cls.id, cls.version])
     if not _defines(cls, "seat_count"):
         count = SEAT_COUNTS[cls.id]
         extra["seat_count"] = lambda self, state: count(state)

@@ -143,7 +143,7 @@ def differences(m: Matches, doc: dict) -> list[Difference]:
             key = str(v)
             for s, expected in zip(seats, d["legal_moves"][key]):
                 check(v, "legal moves", viewer_name(s), expected,
-                      lambda: digest(m.legal_moves(match_id, s, head=st)))
+                      lambda: digest(layout.legal_moves_digested(m.legal_moves(match_id, s, head=st))))
             for w, expected in zip(viewers, d["events"][key]):
                 check(v, "redacted event log", viewer_name(w), expected,
                       lambda: digest(m.events(match_id, w, after=0, limit=v, head=st)))

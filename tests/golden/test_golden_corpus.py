@@ -122,3 +122,32 @@ def test_corpus_match_loads_back_byte_for_byte(path, redis_url):
     assert records[-1]["hash"] == doc["raw"][f"{{m:{doc['match_id']}}}:meta"]["value"]["head_hash"]
     for note in notes:
         print(f"{corpus_id(path)}: converted {note}")
+
+
+def _first_file_per_undoing_version() -> list[Path]:
+    """One corpus match of each installed version that declares moves that only undo."""
+    registry.load_all()
+    out: dict[tuple[str, str], Path] = {}
+    for path in FILES:
+        doc = doc_of(path)
+        key = (doc["game"], doc["engine"])
+        if key in registered_versions() and registry.get(*key).undoing_moves and key not in out:
+            out[key] = path
+    return list(out.values())
+
+
+@pytest.mark.parametrize("path", _first_file_per_undoing_version(), ids=corpus_id)
+def test_corpus_match_of_an_older_version_marks_its_unpick_moves_as_undoing(path, redis_url):
+    """A released version's legal moves are served as released, and beside them ``undoing`` names
+    exactly its moves that only take back a step (issue 25), never every move of a seat."""
+    m, _store, doc, _ = loaded(path, redis_url)
+    final = m.state(doc["match_id"])
+    marked = 0
+    for v in range(1, final["version"] + 1):
+        st = m.state(doc["match_id"], at=v)
+        for seat in Matches.to_act(st):
+            answer = m.legal_moves(doc["match_id"], seat, head=st)
+            assert answer["undoing"] == [i for i, mv in enumerate(answer["moves"]) if mv["type"] == "unpick"], v
+            assert len(answer["undoing"]) < len(answer["moves"]), v
+            marked += bool(answer["undoing"])
+    assert marked, f"{corpus_id(path)}: no version offered a move that only undoes"

@@ -526,16 +526,16 @@ def in_motion_moves():
                 clans=[["human", "dwarf", "elf"], []])
     win, _ = act(win, 0, {"type": "put_up", "card": "orc"})
     return [
-        ("action card resolving after its window", arcane, 1, {"type": "pass"},
+        ("action_card_resolving_after_its_window", arcane, 1, {"type": "pass"},
          ["passed", "action_resolving", "drew"]),
-        ("phase 4 draws", table([[], []], deck=["human"] * 4, phase="action2"), 0,
+        ("phase_4_draws", table([[], []], deck=["human"] * 4, phase="action2"), 0,
          {"type": "end_phase"}, ["phase", "drew"]),
-        ("iverion's look before the choice", table([["thievery", "thievery"], ["peace"]],
+        ("iverion_look_before_the_choice", table([["thievery", "thievery"], ["peace"]],
                                                    roles=["iverion", "vale"], deck=["orc", "human", "dwarf"]),
          0, {"type": "iverion", "card": "thievery"}, ["iverion_looked"]),
-        ("bid revealed and settled", bid, 1, {"type": "bid", "cards": ["elf"]},
+        ("bid_revealed_and_settled", bid, 1, {"type": "bid", "cards": ["elf"]},
          ["bid_placed", "bids_revealed"]),
-        ("fourth clan controlled before the win", win, 0, {"type": "bid", "cards": ["negotiations"]},
+        ("fourth_clan_controlled_before_the_win", win, 0, {"type": "bid", "cards": ["negotiations"]},
          ["bid_placed", "bids_revealed", "clan_controlled"]),
     ]
 

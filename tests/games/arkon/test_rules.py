@@ -504,3 +504,53 @@ def test_rule_sabotage_window_opens_left_of_the_winner_and_skips_the_winner():
 def test_rule_tactical_reversal_and_peace_only_against_action_cards_of_opponents():
     state = table([["arcane_insight", "tactical_reversal", "peace"], ["elf"]], deck=["orc"] * 4)
     assert not [m for m in moves(state, 0) if m.get("card") in ("tactical_reversal", "peace")]
+
+
+# ----- One move's automatic steps --------------------------------------------------------------
+def state_after(state, events, event_type):
+    """The state between the events of one move, right after its first ``event_type`` event
+    (what a replay of the log at that version shows)."""
+    i = [e["type"] for e in events].index(event_type)
+    return GAME.fold(events[:i + 1], state)
+
+
+def in_motion_moves():
+    """A move whose automatic steps run on: (name, state before it, seat, move, the events after
+    which the rules still go on by themselves)."""
+    arcane = table([["arcane_insight"], ["elf"]], deck=["human"] * 4)
+    arcane, _ = act(arcane, 0, {"type": "play", "card": "arcane_insight"})
+    bid = table([["orc"], ["elf"]], phase="bidding", deck=["human"] * 4)
+    bid, _ = act(bid, 0, {"type": "put_up", "card": "orc"})
+    bid, _ = place_bid(bid, 0, [])
+    win = table([["orc", "negotiations"], []], phase="bidding", deck=["human"] * 4,
+                clans=[["human", "dwarf", "elf"], []])
+    win, _ = act(win, 0, {"type": "put_up", "card": "orc"})
+    return [
+        ("action_card_resolving_after_its_window", arcane, 1, {"type": "pass"},
+         ["passed", "action_resolving", "drew"]),
+        ("phase_4_draws", table([[], []], deck=["human"] * 4, phase="action2"), 0,
+         {"type": "end_phase"}, ["phase", "drew"]),
+        ("iverion_look_before_the_choice", table([["thievery", "thievery"], ["peace"]],
+                                                   roles=["iverion", "vale"], deck=["orc", "human", "dwarf"]),
+         0, {"type": "iverion", "card": "thievery"}, ["iverion_looked"]),
+        ("bid_revealed_and_settled", bid, 1, {"type": "bid", "cards": ["elf"]},
+         ["bid_placed", "bids_revealed"]),
+        ("fourth_clan_controlled_before_the_win", win, 0, {"type": "bid", "cards": ["negotiations"]},
+         ["bid_placed", "bids_revealed", "clan_controlled"]),
+    ]
+
+
+@pytest.mark.parametrize("name, state, seat, move, in_motion_after", in_motion_moves(),
+                         ids=[m[0] for m in in_motion_moves()])
+def test_rule_nobody_decides_between_the_automatic_steps_of_one_move(name, state, seat, move,
+                                                                   in_motion_after):
+    """The rules carry a move on by themselves (resolve the action card whose window closed,
+    reveal and settle a bid, run Phase 4's draws, show Iverion's look, end the game on a winning
+    set): nobody is to act, and nobody has a legal move, in the states between those events; once
+    the move is over, a player (or the outcome) is next."""
+    after, events = act(state, seat, move)
+    for event_type in in_motion_after:
+        between = state_after(state, events, event_type)
+        assert GAME.to_act(between) == [], event_type
+        assert all(GAME.legal_moves(between, s) == [] for s in range(between["players"])), event_type
+    assert GAME.to_act(after) or GAME.outcome(after) is not None

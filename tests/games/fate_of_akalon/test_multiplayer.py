@@ -1,6 +1,7 @@
 """3-player free-for-all and 4-player team rules."""
 from shared.games.fate_of_akalon import GAME
-from shared.games.fate_of_akalon.content import total_value
+from shared.games.fate_of_akalon.content import DECKS, total_value
+from shared.rng import FastRng
 
 from .helpers import act, act_events, arrange, cid, fresh, moves, play, to_act
 
@@ -153,6 +154,21 @@ def test_rule_3p_two_exceed_30_together_game_ends_least_wins():
     assert result.ranks == [3, 2, 1] and result.scores == [33, 31, 0]
 
 
+def test_house_rule_3p_out_of_cards_player_leaves_and_the_other_two_go_on():
+    """NOTES.md 15 (house rule): a player who reinforces but can draw nothing is treated as
+    reaching the limit: in the 3-player game that player leaves, the other two play on."""
+    grunt = cid("orc", "Grunt")
+    hands = [[grunt], [cid("elf", "Lord"), cid("elf", "Scout")], [cid("dwarf", "Miner"), cid("dwarf", "Guard")]]
+    st = arrange(["orc", "elf", "dwarf"], hands, attacker=0, outs=[[c for c in DECKS["orc"] if c != grunt], [], []])
+    st = play(st, 0, grunt)
+    st = play(st, 1, cid("elf", "Lord"))
+    st, events = act_events(st, 2, {"type": "play", "card": cid("dwarf", "Miner")})  # Lord 8 wins
+    assert [e["data"] for e in events if e["type"] == "leave"] == [{"seats": [0]}]
+    assert GAME.outcome(st) is None
+    assert st["alive"] == [False, True, True] and st["left"] == [[0]]
+    assert st["attacker"] == 1 and st["battle"]["order"] == [1, 2] and to_act(st) == [1]
+
+
 # ----- 4 players ----------------------------------------------------------------------------
 
 FOUR = ["orc", "elf", "undead", "dwarf"]
@@ -260,3 +276,11 @@ def test_rule_3p_simultaneous_effects_clockwise_from_attacker():
     st = act(st, 2, {"type": "pass"})
     assert to_act(st) == [0]
     assert moves(st, 0) == [{"type": "play", "card": cid("elf", "Scout")}, {"type": "pass"}]
+
+
+def test_rule_4p_setup_teammates_sit_across():
+    """4-Player Team Rules: two teams of two, teammates across (seats 0+2 and 1+3); 2 and 3
+    players play without teams."""
+    for players, teams in ((2, None), (3, None), (4, [[0, 2], [1, 3]])):
+        st = GAME.fold(GAME.setup(players, GAME.validate_options(players, {}), FastRng(players)))
+        assert st["teams"] == teams

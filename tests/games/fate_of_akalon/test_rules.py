@@ -29,6 +29,18 @@ def test_rule_setup_factions_chosen_per_seat_and_random_when_unset():
     assert seen == {"elf", "dwarf", "orc", "undead"}
 
 
+@pytest.mark.parametrize("factions, reason", [
+    (["orc", "orc"], "each faction deck exists once: two seats cannot choose the same faction"),
+    (["orc"], "factions lists 1 seats for 2 players"),
+])
+def test_rule_setup_bad_faction_choices_say_why(factions, reason):
+    """Player Setup: each player chooses a faction deck (one deck per faction): the refusal names
+    the reason."""
+    with pytest.raises(ValueError) as refused:
+        GAME.validate_options(2, {"factions": factions})
+    assert str(refused.value) == reason
+
+
 @pytest.mark.parametrize("factions", [["orc", "orc"], ["orc"], ["orc", "gnome"]])
 def test_rule_setup_rejects_bad_faction_choices(factions):
     with pytest.raises(ValueError):
@@ -213,6 +225,41 @@ def test_rule_reshuffle_the_moment_the_deck_is_empty():
     assert "order" not in GAME.redact(shuffle, 0)["data"]
     assert last in st["zones"][0]["hand"]
     assert len(st["zones"][0]["deck"]) == len(discard) and st["zones"][0]["discard"] == []
+
+
+def _summoner_with_a_short_deck(deck: list[str], discard: list[str]) -> dict:
+    """An Elf attacking with a Master Summoner whose deck holds only ``deck`` over ``discard``
+    (every other Elf card is out of play)."""
+    summoner, scout = cid("elf", "Master Summoner"), cid("elf", "Scout")
+    kept = [summoner, scout] + deck + discard
+    st = arrange(["elf", "orc"], [[summoner, scout], [cid("orc", "Grunt")]], attacker=0, decks=[deck, []],
+                 discards=[discard, []], outs=[[c for c in DECKS["elf"] if c not in kept], []])
+    assert st["zones"][0]["deck"] == deck
+    return play(st, 0, summoner)
+
+
+def test_rule_reshuffle_mid_reveal_master_summoner_still_reveals_exactly_two():
+    """Reshuffling: "Continue drawing from the deck if required": a Master Summoner with one card
+    left reveals it, the discard becomes the deck, and exactly one more card is revealed."""
+    lord = cid("elf", "Lord")
+    discard = [cid("elf", "Hunter"), cid("elf", "Archer"), cid("elf", "Druid")]
+    st = _summoner_with_a_short_deck([lord], discard)
+    shown = st["zones"][0]["revealed"]
+    assert len(shown) == 2 and shown[0] == lord and shown[1] in discard
+    assert len(st["zones"][0]["deck"]) == 2 and st["zones"][0]["discard"] == []
+    assert moves(st, 0) == [{"type": "play", "card": c} for c in shown]
+
+
+def test_rule_reshuffle_master_summoner_with_one_card_and_no_discard_reveals_and_plays_it():
+    """Reshuffling: with one card in the deck and nothing to reshuffle, the Master Summoner
+    reveals that one card, and it is played."""
+    lord = cid("elf", "Lord")
+    st = _summoner_with_a_short_deck([lord], [])
+    assert st["zones"][0]["revealed"] == [lord]
+    assert moves(st, 0) == [{"type": "play", "card": lord}]
+    st = act(st, 0, {"type": "play", "card": lord})
+    assert [e["card"] for e in st["field"] if e["seat"] == 0] == [cid("elf", "Master Summoner"), lord]
+    assert st["zones"][0]["revealed"] == []
 
 
 # ----- card text ------------------------------------------------------------------------------
@@ -478,6 +525,20 @@ def test_house_rule_out_of_cards_ends_the_game():
     st = play(st, 1, cid("elf", "Lord"))  # the Orc loses its last card and can draw nothing
     result = GAME.outcome(st)
     assert result is not None and result.ranks == [2, 1] and result.scores == [5, 0]
+
+
+def test_rule_victory_the_finished_game_waits_for_no_decision():
+    """6) Victory?: once the game ends nobody has anything to decide, and the final state keeps
+    the state's layout (it is what every seat sees)."""
+    grunt = cid("orc", "Grunt")
+    st = arrange(["orc", "elf"], [[grunt], [cid("elf", "Lord"), cid("elf", "Scout")]], attacker=0,
+                 outs=[[c for c in DECKS["orc"] if c != grunt], []])
+    keys = set(st)
+    st = play(st, 0, grunt)
+    st = play(st, 1, cid("elf", "Lord"))
+    assert GAME.outcome(st) is not None
+    assert st["pending"] == [] and set(st) == keys
+    assert to_act(st) == [] and moves(st, 0) == moves(st, 1) == []
 
 
 def test_house_rule_battle_limit_ends_the_game():

@@ -5,7 +5,7 @@ from shared.games.fate_of_akalon import GAME
 from shared.games.fate_of_akalon.content import DECKS, total_value
 from shared.games.fate_of_akalon.combat_values import battlefield_values, card_values
 
-from .helpers import act, act_events, arrange, cid, decision, fresh, moves, play, to_act
+from .helpers import act, act_events, arrange, cid, decision, fresh, moves, play, skirmish_events, to_act
 
 
 def fight_of(events):
@@ -84,6 +84,20 @@ def test_rule_skirmish_tie_discards_and_skirmishes_again():
     assert st["zones"][1]["discard"] == [cid("orc", "War Drummer")]
     assert st["zones"][1]["cemetery"] == [cid("orc", "Grunt")]
     assert to_act(st) == [1]
+
+
+def test_rule_skirmish_the_loser_is_asked_to_choose_the_first_attacker():
+    """Skirmish 3: "Loser of the skirmish decides which player is the first attacker": the game
+    waits in the ``attacker`` step for the loser alone, and the log says so."""
+    events = skirmish_events(["dwarf", "orc"], [[cid("dwarf", "Stone Wall")], [cid("orc", "Goblin")]])
+    assert [(e["type"], e["data"]) for e in events[-2:]] == [
+        ("step", {"step": "attacker", "skirmish": []}),
+        ("push", {"decision": {"seat": 0, "seats": [0], "kind": "attacker"}}),
+    ]
+    st = GAME.fold(events)
+    assert st["step"] == "attacker" and st["skirmish"] == []
+    assert st["pending"] == [{"seat": 0, "seats": [0], "kind": "attacker"}]
+    assert GAME.view(st, 1)["step"] == "attacker"
 
 
 def test_rule_skirmish_then_both_draw_five():
@@ -197,6 +211,22 @@ def test_rule_reinforce_player_with_empty_hand_draws_five():
     st = play(st, 1, cid("elf", "Sentinel"))
     assert len(st["zones"][0]["hand"]) == 5  # empty hand: reinforced
     assert len(st["zones"][1]["hand"]) == 1  # still holds the Scout: no draw
+
+
+def test_rule_reshuffle_reinforce_goes_on_drawing_after_the_reshuffle():
+    """Reshuffling: "Continue drawing from the deck if required": a player who reinforces from
+    a deck of two draws those two, reshuffles the discard, and draws three more: five in all."""
+    grunt = cid("orc", "Grunt")
+    deck = [cid("orc", "Ogre"), cid("orc", "Raider")]
+    discard = [c for c in DECKS["orc"] if c != grunt and c not in deck]
+    st = arrange(["orc", "elf"], [[grunt], [cid("elf", "Sentinel"), cid("elf", "Scout")]], attacker=0,
+                 decks=[deck, []], discards=[discard, []])
+    assert st["zones"][0]["deck"] == deck
+    st = play(st, 0, grunt)
+    st = play(st, 1, cid("elf", "Sentinel"))
+    hand = st["zones"][0]["hand"]
+    assert len(hand) == 5 and hand[:2] == deck
+    assert len(st["zones"][0]["deck"]) == len(discard) - 3
 
 
 def test_rule_reinforce_draws_are_private():

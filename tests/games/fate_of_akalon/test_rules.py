@@ -240,6 +240,20 @@ def test_rule_reinforce_draws_are_private():
     assert "cards" not in GAME.redact(draw, 1)["data"] and "cards" not in GAME.redact(draw, None)["data"]
 
 
+def test_rule_each_card_put_on_the_battlefield_counts_as_played_this_battle():
+    """Battles: the cards a player has played this battle (what "may play only one card this
+    battle" limits count): an Archer and the Wizard it lets the Elf play are two; the view shows
+    the count."""
+    archer, wizard = cid("elf", "Archer"), cid("elf", "Wizard")
+    st = arrange(["elf", "orc"], [[archer, wizard, cid("elf", "Scout")], [cid("orc", "Grunt")]], attacker=0)
+    assert st["battle"]["played"] == [0, 0]
+    st = play(st, 0, archer)
+    assert st["battle"]["played"] == [1, 0]
+    st = act(st, 0, {"type": "play", "card": wizard})
+    assert st["battle"]["played"] == [2, 0] and to_act(st) == [1]
+    assert GAME.view(st, 1)["battle"]["played"] == [2, 0]
+
+
 def test_rule_reshuffle_the_moment_the_deck_is_empty():
     elf = DECKS["elf"]
     hand = [cid("elf", "Scout"), cid("elf", "Ranger")]

@@ -169,6 +169,24 @@ def test_house_rule_3p_out_of_cards_player_leaves_and_the_other_two_go_on():
     assert st["attacker"] == 1 and st["battle"]["order"] == [1, 2] and to_act(st) == [1]
 
 
+def test_house_rule_3p_attacker_out_of_cards_leaves_and_the_player_to_its_left_attacks():
+    """3-Player Rules with NOTES.md 15: a tie keeps the attacker, but an attacker that is out of
+    cards leaves; the next battle is led by the player to its left."""
+    hunter = cid("elf", "Hunter")
+    hands = [[cid("orc", "War Drummer"), cid("orc", "Grunt")], [hunter],
+             [cid("dwarf", "Miner"), cid("dwarf", "Guard")]]
+    st = arrange(["orc", "elf", "dwarf"], hands, attacker=1, outs=[[], [c for c in DECKS["elf"] if c != hunter], []])
+    keys = set(st)
+    st = play(st, 1, hunter)
+    st = play(st, 2, cid("dwarf", "Miner"))
+    st, events = act_events(st, 0, {"type": "play", "card": cid("orc", "War Drummer")})
+    assert fight_of(events)["totals"] == [3, 3, 1] and fight_of(events)["next"] == 1  # a tie: the Elf would stay
+    assert st["alive"] == [True, False, True] and st["left"] == [[1]]
+    assert [e["data"] for e in events if e["type"] == "battle"] == [{"n": 2, "attacker": 2, "order": [2, 0]}]
+    assert st["attacker"] == 2 and st["battle"]["attacker"] == 2 and to_act(st) == [2]
+    assert set(st) == keys
+
+
 # ----- 4 players ----------------------------------------------------------------------------
 
 FOUR = ["orc", "elf", "undead", "dwarf"]

@@ -187,6 +187,21 @@ def test_house_rule_3p_attacker_out_of_cards_leaves_and_the_player_to_its_left_a
     assert set(st) == keys
 
 
+def test_rule_3p_two_opposing_play_limits_together_still_allow_one_card():
+    """Card Text (Warlord: "**Attacking**: Each opponent may play only one card this battle";
+    Ghoul: each opponent plays only one card): both against the Elf, its Archer is its one card
+    and offers no other."""
+    hands = [[cid("orc", "Warlord"), cid("orc", "Grunt")], [cid("undead", "Ghoul"), cid("undead", "Skeleton")],
+             [cid("elf", "Archer"), cid("elf", "Lord")]]
+    st = arrange(["orc", "undead", "elf"], hands, attacker=0)
+    st = play(st, 0, cid("orc", "Warlord"))
+    st = act(st, 0, {"type": "pass"})  # no Goblinoid to add
+    st = play(st, 1, cid("undead", "Ghoul"))
+    st, events = act_events(st, 2, {"type": "play", "card": cid("elf", "Archer")})
+    assert fight_of(events)["totals"] == [7, 3, 2]  # the Archer brought no Lord
+    assert cid("elf", "Lord") in st["zones"][2]["hand"]
+
+
 # ----- 4 players ----------------------------------------------------------------------------
 
 FOUR = ["orc", "elf", "undead", "dwarf"]

@@ -240,6 +240,16 @@ def test_rule_reinforce_draws_are_private():
     assert "cards" not in GAME.redact(draw, 1)["data"] and "cards" not in GAME.redact(draw, None)["data"]
 
 
+def test_rule_a_battle_starts_with_nothing_played_and_no_result():
+    """Battles: a battle begins with the attacker first in order, no card played, nothing
+    triggered, no next attacker named and no result yet (the battle's state as every seat sees it)."""
+    st = arrange(["elf", "orc"], [[cid("elf", "Scout")], [cid("orc", "Grunt")]], attacker=0)
+    assert st["attacker"] == 0 and st["battle"] == {
+        "n": 1, "attacker": 0, "order": [0, 1], "turn": 1, "played": [0, 0], "next": None,
+        "triggered": [], "result": None,
+    }
+
+
 def test_rule_each_card_put_on_the_battlefield_counts_as_played_this_battle():
     """Battles: the cards a player has played this battle (what "may play only one card this
     battle" limits count): an Archer and the Wizard it lets the Elf play are two; the view shows

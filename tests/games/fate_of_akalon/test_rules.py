@@ -96,6 +96,9 @@ def test_rule_skirmish_the_loser_is_asked_to_choose_the_first_attacker():
     ]
     st = GAME.fold(events)
     assert st["step"] == "attacker" and st["skirmish"] == []
+    assert set(st) == {"players", "factions", "teams", "zones", "alive", "left", "step", "skirmish", "attacker",
+                       "field", "battle", "battles", "queue", "rounds", "pending", "result"}
+    assert st["attacker"] is None and st["battle"] is None and st["result"] is None  # no battle yet
     assert st["pending"] == [{"seat": 0, "seats": [0], "kind": "attacker"}]
     assert GAME.view(st, 1)["step"] == "attacker"
 

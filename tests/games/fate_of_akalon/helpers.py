@@ -19,15 +19,20 @@ def _deck(faction: str, top: list[str]) -> list[str]:
     return list(top) + rest
 
 
-def fresh(factions: list[str], tops: list[list[str]] | None = None, seed: int = 0) -> dict:
-    """A new game whose decks start with ``tops[s]``; the skirmish is played out at once."""
+def skirmish_events(factions: list[str], tops: list[list[str]] | None = None, seed: int = 0) -> list[dict]:
+    """The events of a new game whose decks start with ``tops[s]``, the skirmish played out."""
     tops = tops or [[] for _ in factions]
     n = len(factions)
     tx = Tx(GAME, {}, FastRng(seed))
     tx.emit("setup", {"players": n, "factions": factions, "teams": [[0, 2], [1, 3]] if n == 4 else None},
             secret={"decks": [_deck(f, t) for f, t in zip(factions, tops)]})
     flow.advance(tx)
-    return GAME.fold(tx.events)
+    return tx.events
+
+
+def fresh(factions: list[str], tops: list[list[str]] | None = None, seed: int = 0) -> dict:
+    """A new game whose decks start with ``tops[s]``; the skirmish is played out at once."""
+    return GAME.fold(skirmish_events(factions, tops, seed))
 
 
 def arrange(

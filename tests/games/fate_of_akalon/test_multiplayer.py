@@ -1,6 +1,7 @@
 """3-player free-for-all and 4-player team rules."""
 from shared.games.fate_of_akalon import GAME
-from shared.games.fate_of_akalon.content import total_value
+from shared.games.fate_of_akalon.content import DECKS, total_value
+from shared.rng import FastRng
 
 from .helpers import act, act_events, arrange, cid, fresh, moves, play, to_act
 
@@ -153,6 +154,54 @@ def test_rule_3p_two_exceed_30_together_game_ends_least_wins():
     assert result.ranks == [3, 2, 1] and result.scores == [33, 31, 0]
 
 
+def test_house_rule_3p_out_of_cards_player_leaves_and_the_other_two_go_on():
+    """NOTES.md 15 (house rule): a player who reinforces but can draw nothing is treated as
+    reaching the limit: in the 3-player game that player leaves, the other two play on."""
+    grunt = cid("orc", "Grunt")
+    hands = [[grunt], [cid("elf", "Lord"), cid("elf", "Scout")], [cid("dwarf", "Miner"), cid("dwarf", "Guard")]]
+    st = arrange(["orc", "elf", "dwarf"], hands, attacker=0, outs=[[c for c in DECKS["orc"] if c != grunt], [], []])
+    st = play(st, 0, grunt)
+    st = play(st, 1, cid("elf", "Lord"))
+    st, events = act_events(st, 2, {"type": "play", "card": cid("dwarf", "Miner")})  # Lord 8 wins
+    assert [e["data"] for e in events if e["type"] == "leave"] == [{"seats": [0]}]
+    assert GAME.outcome(st) is None
+    assert st["alive"] == [False, True, True] and st["left"] == [[0]]
+    assert st["attacker"] == 1 and st["battle"]["order"] == [1, 2] and to_act(st) == [1]
+
+
+def test_house_rule_3p_attacker_out_of_cards_leaves_and_the_player_to_its_left_attacks():
+    """3-Player Rules with NOTES.md 15: a tie keeps the attacker, but an attacker that is out of
+    cards leaves; the next battle is led by the player to its left."""
+    hunter = cid("elf", "Hunter")
+    hands = [[cid("orc", "War Drummer"), cid("orc", "Grunt")], [hunter],
+             [cid("dwarf", "Miner"), cid("dwarf", "Guard")]]
+    st = arrange(["orc", "elf", "dwarf"], hands, attacker=1, outs=[[], [c for c in DECKS["elf"] if c != hunter], []])
+    keys = set(st)
+    st = play(st, 1, hunter)
+    st = play(st, 2, cid("dwarf", "Miner"))
+    st, events = act_events(st, 0, {"type": "play", "card": cid("orc", "War Drummer")})
+    assert fight_of(events)["totals"] == [3, 3, 1] and fight_of(events)["next"] == 1  # a tie: the Elf would stay
+    assert st["alive"] == [True, False, True] and st["left"] == [[1]]
+    assert [e["data"] for e in events if e["type"] == "battle"] == [{"n": 2, "attacker": 2, "order": [2, 0]}]
+    assert st["attacker"] == 2 and st["battle"]["attacker"] == 2 and to_act(st) == [2]
+    assert set(st) == keys
+
+
+def test_rule_3p_two_opposing_play_limits_together_still_allow_one_card():
+    """Card Text (Warlord: "**Attacking**: Each opponent may play only one card this battle";
+    Ghoul: each opponent plays only one card): both against the Elf, its Archer is its one card
+    and offers no other."""
+    hands = [[cid("orc", "Warlord"), cid("orc", "Grunt")], [cid("undead", "Ghoul"), cid("undead", "Skeleton")],
+             [cid("elf", "Archer"), cid("elf", "Lord")]]
+    st = arrange(["orc", "undead", "elf"], hands, attacker=0)
+    st = play(st, 0, cid("orc", "Warlord"))
+    st = act(st, 0, {"type": "pass"})  # no Goblinoid to add
+    st = play(st, 1, cid("undead", "Ghoul"))
+    st, events = act_events(st, 2, {"type": "play", "card": cid("elf", "Archer")})
+    assert fight_of(events)["totals"] == [7, 3, 2]  # the Archer brought no Lord
+    assert cid("elf", "Lord") in st["zones"][2]["hand"]
+
+
 # ----- 4 players ----------------------------------------------------------------------------
 
 FOUR = ["orc", "elf", "undead", "dwarf"]
@@ -260,3 +309,11 @@ def test_rule_3p_simultaneous_effects_clockwise_from_attacker():
     st = act(st, 2, {"type": "pass"})
     assert to_act(st) == [0]
     assert moves(st, 0) == [{"type": "play", "card": cid("elf", "Scout")}, {"type": "pass"}]
+
+
+def test_rule_4p_setup_teammates_sit_across():
+    """4-Player Team Rules: two teams of two, teammates across (seats 0+2 and 1+3); 2 and 3
+    players play without teams."""
+    for players, teams in ((2, None), (3, None), (4, [[0, 2], [1, 3]])):
+        st = GAME.fold(GAME.setup(players, GAME.validate_options(players, {}), FastRng(players)))
+        assert st["teams"] == teams

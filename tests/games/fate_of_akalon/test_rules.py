@@ -5,7 +5,7 @@ from shared.games.fate_of_akalon import GAME
 from shared.games.fate_of_akalon.content import DECKS, total_value
 from shared.games.fate_of_akalon.combat_values import battlefield_values, card_values
 
-from .helpers import act, act_events, arrange, cid, decision, fresh, moves, play, to_act
+from .helpers import act, act_events, arrange, cid, decision, fresh, moves, play, skirmish_events, to_act
 
 
 def fight_of(events):
@@ -27,6 +27,18 @@ def test_rule_setup_factions_chosen_per_seat_and_random_when_unset():
         assert len(set(st["factions"])) == 2
         seen.update(st["factions"])
     assert seen == {"elf", "dwarf", "orc", "undead"}
+
+
+@pytest.mark.parametrize("factions, reason", [
+    (["orc", "orc"], "each faction deck exists once: two seats cannot choose the same faction"),
+    (["orc"], "factions lists 1 seats for 2 players"),
+])
+def test_rule_setup_bad_faction_choices_say_why(factions, reason):
+    """Player Setup: each player chooses a faction deck (one deck per faction): the refusal names
+    the reason."""
+    with pytest.raises(ValueError) as refused:
+        GAME.validate_options(2, {"factions": factions})
+    assert str(refused.value) == reason
 
 
 @pytest.mark.parametrize("factions", [["orc", "orc"], ["orc"], ["orc", "gnome"]])
@@ -72,6 +84,23 @@ def test_rule_skirmish_tie_discards_and_skirmishes_again():
     assert st["zones"][1]["discard"] == [cid("orc", "War Drummer")]
     assert st["zones"][1]["cemetery"] == [cid("orc", "Grunt")]
     assert to_act(st) == [1]
+
+
+def test_rule_skirmish_the_loser_is_asked_to_choose_the_first_attacker():
+    """Skirmish 3: "Loser of the skirmish decides which player is the first attacker": the game
+    waits in the ``attacker`` step for the loser alone, and the log says so."""
+    events = skirmish_events(["dwarf", "orc"], [[cid("dwarf", "Stone Wall")], [cid("orc", "Goblin")]])
+    assert [(e["type"], e["data"]) for e in events[-2:]] == [
+        ("step", {"step": "attacker", "skirmish": []}),
+        ("push", {"decision": {"seat": 0, "seats": [0], "kind": "attacker"}}),
+    ]
+    st = GAME.fold(events)
+    assert st["step"] == "attacker" and st["skirmish"] == []
+    assert set(st) == {"players", "factions", "teams", "zones", "alive", "left", "step", "skirmish", "attacker",
+                       "field", "battle", "battles", "queue", "rounds", "pending", "result"}
+    assert st["attacker"] is None and st["battle"] is None and st["result"] is None  # no battle yet
+    assert st["pending"] == [{"seat": 0, "seats": [0], "kind": "attacker"}]
+    assert GAME.view(st, 1)["step"] == "attacker"
 
 
 def test_rule_skirmish_then_both_draw_five():
@@ -187,6 +216,22 @@ def test_rule_reinforce_player_with_empty_hand_draws_five():
     assert len(st["zones"][1]["hand"]) == 1  # still holds the Scout: no draw
 
 
+def test_rule_reshuffle_reinforce_goes_on_drawing_after_the_reshuffle():
+    """Reshuffling: "Continue drawing from the deck if required": a player who reinforces from
+    a deck of two draws those two, reshuffles the discard, and draws three more: five in all."""
+    grunt = cid("orc", "Grunt")
+    deck = [cid("orc", "Ogre"), cid("orc", "Raider")]
+    discard = [c for c in DECKS["orc"] if c != grunt and c not in deck]
+    st = arrange(["orc", "elf"], [[grunt], [cid("elf", "Sentinel"), cid("elf", "Scout")]], attacker=0,
+                 decks=[deck, []], discards=[discard, []])
+    assert st["zones"][0]["deck"] == deck
+    st = play(st, 0, grunt)
+    st = play(st, 1, cid("elf", "Sentinel"))
+    hand = st["zones"][0]["hand"]
+    assert len(hand) == 5 and hand[:2] == deck
+    assert len(st["zones"][0]["deck"]) == len(discard) - 3
+
+
 def test_rule_reinforce_draws_are_private():
     st = arrange(["orc", "elf"], [[cid("orc", "Grunt")], [cid("elf", "Sentinel"), cid("elf", "Scout")]],
                  attacker=0)
@@ -196,6 +241,30 @@ def test_rule_reinforce_draws_are_private():
     assert draw["data"] == {"seat": 0, "count": 5}
     assert GAME.redact(draw, 0)["data"]["cards"] == st["zones"][0]["hand"]
     assert "cards" not in GAME.redact(draw, 1)["data"] and "cards" not in GAME.redact(draw, None)["data"]
+
+
+def test_rule_a_battle_starts_with_nothing_played_and_no_result():
+    """Battles: a battle begins with the attacker first in order, no card played, nothing
+    triggered, no next attacker named and no result yet (the battle's state as every seat sees it)."""
+    st = arrange(["elf", "orc"], [[cid("elf", "Scout")], [cid("orc", "Grunt")]], attacker=0)
+    assert st["attacker"] == 0 and st["battle"] == {
+        "n": 1, "attacker": 0, "order": [0, 1], "turn": 1, "played": [0, 0], "next": None,
+        "triggered": [], "result": None,
+    }
+
+
+def test_rule_each_card_put_on_the_battlefield_counts_as_played_this_battle():
+    """Battles: the cards a player has played this battle (what "may play only one card this
+    battle" limits count): an Archer and the Wizard it lets the Elf play are two; the view shows
+    the count."""
+    archer, wizard = cid("elf", "Archer"), cid("elf", "Wizard")
+    st = arrange(["elf", "orc"], [[archer, wizard, cid("elf", "Scout")], [cid("orc", "Grunt")]], attacker=0)
+    assert st["battle"]["played"] == [0, 0]
+    st = play(st, 0, archer)
+    assert st["battle"]["played"] == [1, 0]
+    st = act(st, 0, {"type": "play", "card": wizard})
+    assert st["battle"]["played"] == [2, 0] and to_act(st) == [1]
+    assert GAME.view(st, 1)["battle"]["played"] == [2, 0]
 
 
 def test_rule_reshuffle_the_moment_the_deck_is_empty():
@@ -213,6 +282,41 @@ def test_rule_reshuffle_the_moment_the_deck_is_empty():
     assert "order" not in GAME.redact(shuffle, 0)["data"]
     assert last in st["zones"][0]["hand"]
     assert len(st["zones"][0]["deck"]) == len(discard) and st["zones"][0]["discard"] == []
+
+
+def _summoner_with_a_short_deck(deck: list[str], discard: list[str]) -> dict:
+    """An Elf attacking with a Master Summoner whose deck holds only ``deck`` over ``discard``
+    (every other Elf card is out of play)."""
+    summoner, scout = cid("elf", "Master Summoner"), cid("elf", "Scout")
+    kept = [summoner, scout] + deck + discard
+    st = arrange(["elf", "orc"], [[summoner, scout], [cid("orc", "Grunt")]], attacker=0, decks=[deck, []],
+                 discards=[discard, []], outs=[[c for c in DECKS["elf"] if c not in kept], []])
+    assert st["zones"][0]["deck"] == deck
+    return play(st, 0, summoner)
+
+
+def test_rule_reshuffle_mid_reveal_master_summoner_still_reveals_exactly_two():
+    """Reshuffling: "Continue drawing from the deck if required": a Master Summoner with one card
+    left reveals it, the discard becomes the deck, and exactly one more card is revealed."""
+    lord = cid("elf", "Lord")
+    discard = [cid("elf", "Hunter"), cid("elf", "Archer"), cid("elf", "Druid")]
+    st = _summoner_with_a_short_deck([lord], discard)
+    shown = st["zones"][0]["revealed"]
+    assert len(shown) == 2 and shown[0] == lord and shown[1] in discard
+    assert len(st["zones"][0]["deck"]) == 2 and st["zones"][0]["discard"] == []
+    assert moves(st, 0) == [{"type": "play", "card": c} for c in shown]
+
+
+def test_rule_reshuffle_master_summoner_with_one_card_and_no_discard_reveals_and_plays_it():
+    """Reshuffling: with one card in the deck and nothing to reshuffle, the Master Summoner
+    reveals that one card, and it is played."""
+    lord = cid("elf", "Lord")
+    st = _summoner_with_a_short_deck([lord], [])
+    assert st["zones"][0]["revealed"] == [lord]
+    assert moves(st, 0) == [{"type": "play", "card": lord}]
+    st = act(st, 0, {"type": "play", "card": lord})
+    assert [e["card"] for e in st["field"] if e["seat"] == 0] == [cid("elf", "Master Summoner"), lord]
+    assert st["zones"][0]["revealed"] == []
 
 
 # ----- card text ------------------------------------------------------------------------------
@@ -478,6 +582,20 @@ def test_house_rule_out_of_cards_ends_the_game():
     st = play(st, 1, cid("elf", "Lord"))  # the Orc loses its last card and can draw nothing
     result = GAME.outcome(st)
     assert result is not None and result.ranks == [2, 1] and result.scores == [5, 0]
+
+
+def test_rule_victory_the_finished_game_waits_for_no_decision():
+    """6) Victory?: once the game ends nobody has anything to decide, and the final state keeps
+    the state's layout (it is what every seat sees)."""
+    grunt = cid("orc", "Grunt")
+    st = arrange(["orc", "elf"], [[grunt], [cid("elf", "Lord"), cid("elf", "Scout")]], attacker=0,
+                 outs=[[c for c in DECKS["orc"] if c != grunt], []])
+    keys = set(st)
+    st = play(st, 0, grunt)
+    st = play(st, 1, cid("elf", "Lord"))
+    assert GAME.outcome(st) is not None
+    assert st["pending"] == [] and set(st) == keys
+    assert to_act(st) == [] and moves(st, 0) == moves(st, 1) == []
 
 
 def test_house_rule_battle_limit_ends_the_game():

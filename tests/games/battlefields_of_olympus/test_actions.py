@@ -293,3 +293,11 @@ def test_card_skirmish_swap_for_a_tying_warrior_holds_the_line_and_for_a_beating
     assert [(w["seat"], w["card"], w["from"]) for w in state["battle"]["line"]] == [
         (0, "swordsmen", "hand"), (1, "archers", "swap")]
     assert state["battle"]["leader"] == 1 and state["seats"][1]["known"] == ["cavalry"]
+
+
+def test_card_ambush_and_raid_in_one_hand_are_both_offered_after_the_action():
+    """TURN ORDER: after the action any valid turn Actions may be played; holding Ambush and Raid
+    with a Land on the pile and a Land of the opponent's, both are legal moves."""
+    state = _post((["ambush", "raid"], []), land_pile=["hills_red"], lands=([], ["olympus"]))
+    moves = legal(state, 0)
+    assert act("ambush") in moves and act("raid", land="olympus") in moves

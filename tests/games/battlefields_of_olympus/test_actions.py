@@ -243,3 +243,61 @@ def test_action_any_number_of_valid_actions_can_be_applied_to_the_same_warrior_c
     state, _ = play(state, 1, act("flank"))
     assert state["battle"]["leader"] == 1 and GAME.to_act(state) == [0]
     assert [a["card"] for a in state["battle"]["actions"]] == ["flank", "flank"]
+
+
+def _tied_cavalry(actions, hands=(["cavalry", "spearmen"], ["cavalry"])):
+    """Both seats have played Cavalry (holding the line); seat 0 is to play."""
+    state = _battle(hands, actions)
+    state, _ = run(state, (0, warrior("cavalry")), (1, warrior("cavalry")))
+    return state
+
+
+def test_card_elite_on_the_current_pair_forbids_only_the_opponents_shield_wall_in_later_windows():
+    """Elite defeats Shield Wall: while seat 0's Elite stays active beside the current Warriors,
+    seat 1 may not reply Shield Wall to seat 0's Skirmish; seat 0's own Elite never forbids seat
+    0's Shield Wall, and a card that is no reply (Flank) does not hide the ones after it."""
+    state = _tied_cavalry((["elite", "flank", "shield_wall", "skirmish"], ["flank", "shield_wall"]))
+    state, _ = run(state, (0, act("elite")), (1, NO))
+    assert state["battle"]["leader"] == 0 and GAME.to_act(state) == [1]
+    state, _ = play(state, 1, act("flank"))
+    assert legal(state, 0) == [reply("shield_wall", 0), NO]
+    state, _ = play(state, 0, NO)
+    assert state["battle"]["leader"] == 1 and GAME.to_act(state) == [0]
+    state, _ = play(state, 0, act("skirmish"))
+    assert state["phase"] == "respond" and legal(state, 1) == [NO]
+
+
+def test_card_shield_wall_that_defeated_a_skirmish_does_not_forbid_its_own_players_flank():
+    """Seat 1's Shield Wall defeats seat 0's Skirmish and stays active beside the current pair;
+    after seat 0's Elite, seat 1 may still Flank: a defeater binds only the opponent."""
+    state = _tied_cavalry((["elite", "skirmish"], ["flank", "shield_wall"]))
+    state, _ = run(state, (0, act("skirmish")), (1, reply("shield_wall", 0)), (0, NO))
+    assert state["phase"] == "battle" and GAME.to_act(state) == [0]
+    state, _ = run(state, (0, act("elite")), (1, NO))
+    assert state["battle"]["leader"] == 0 and act("flank") in legal(state, 1)
+
+
+def test_card_skirmish_swap_for_a_tying_warrior_holds_the_line_and_for_a_beating_one_wins():
+    """Skirmish: the new Warrior "must beat or tie" the opponent's; a tying one takes no lead. The
+    swapped Warrior replaces the seat's own card on the line, even when it is the last one."""
+    state = _battle((["swordsmen", "cavalry"], ["cavalry"]), (["skirmish"], []))
+    state, _ = run(state, (0, warrior("swordsmen")), (1, warrior("cavalry")), (0, act("skirmish")))
+    state, events = play(state, 0, {"type": "swap", "card": "cavalry"})
+    assert events[-1]["data"] == {"seat": 0, "card": "cavalry", "returned": "swordsmen", "result": "tie"}
+    assert state["battle"]["leader"] is None and state["battle"]["line"][-1]["result"] == "tie"
+    state = _battle((["swordsmen"], ["cavalry", "archers"]), (["flank"], ["skirmish"]))
+    state, _ = run(state, (0, warrior("swordsmen")), (1, warrior("cavalry")), (0, act("flank")),
+                   (1, NO), (1, act("skirmish")))
+    state, events = play(state, 1, {"type": "swap", "card": "archers"})
+    assert events[-1]["data"] == {"seat": 1, "card": "archers", "returned": "cavalry", "result": "win"}
+    assert [(w["seat"], w["card"], w["from"]) for w in state["battle"]["line"]] == [
+        (0, "swordsmen", "hand"), (1, "archers", "swap")]
+    assert state["battle"]["leader"] == 1 and state["seats"][1]["known"] == ["cavalry"]
+
+
+def test_card_ambush_and_raid_in_one_hand_are_both_offered_after_the_action():
+    """TURN ORDER: after the action any valid turn Actions may be played; holding Ambush and Raid
+    with a Land on the pile and a Land of the opponent's, both are legal moves."""
+    state = _post((["ambush", "raid"], []), land_pile=["hills_red"], lands=([], ["olympus"]))
+    moves = legal(state, 0)
+    assert act("ambush") in moves and act("raid", land="olympus") in moves

@@ -110,3 +110,27 @@ def test_option_target_points_changes_the_winning_total_and_rejects_other_values
         assert "target_points" in str(err)
     else:
         raise AssertionError("target_points 15 accepted")
+
+
+def test_option_target_points_chosen_at_setup_is_the_matchs_winning_total():
+    """The option reaches the match: the setup event and the state carry the chosen total."""
+    from shared.rng import SeededRng
+
+    for target in (12, 16, 20):
+        events = GAME.setup(2, GAME.validate_options(2, {"target_points": target}), SeededRng(b"t", "setup"))
+        assert events[0]["data"]["target_points"] == target
+        assert GAME.fold(events)["target_points"] == target
+
+
+def test_end_no_fate_cards_and_no_lands_left_ends_the_game_scored_as_usual():
+    """NOTES 20 (exhausted decks): a turn starting with neither Fate cards nor Lands left ends the
+    game; the outcome names the reason and counts each seat's Land cards."""
+    state = table(hands=(["cavalry"], ["spearmen"]), lands=(["olympus"], ["woodland_red", "hills_red"]),
+                  ftop=["elite"], fate_rest=False)
+    state, _ = play(state, 0, {"type": "draw_fate"})
+    state, events = play(state, 0, {"type": "end_turn"})
+    assert events[-1]["type"] == "game_ended"
+    assert events[-1]["data"] == {"reason": "no Fate cards and no Lands left to battle for"}
+    assert (state["phase"], state["actor"], state["chain"]) == ("over", None, None)
+    outcome = GAME.outcome(state)
+    assert outcome.details == {"lands": [1, 2], "reason": "no Fate cards and no Lands left to battle for"}

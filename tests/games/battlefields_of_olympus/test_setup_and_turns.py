@@ -225,3 +225,13 @@ def test_exhausted_fate_deck_forces_battles_then_ends_without_lands():
     while state["phase"] == "restock":
         state, _ = play(state, state["actor"], {"type": "restock_done"})
     assert state["phase"] == "over" and GAME.outcome(state).ranks == [1, 2]
+
+
+def test_warrior_draw_with_deck_and_discards_both_empty_draws_nothing():
+    """NOTES 20: with neither a Warrior deck nor Warrior discards, a Warrior draw draws nothing
+    (here the one a Land from the Fate deck gives); the turn goes on."""
+    state = table(hands=(["archers"], []), ftop=["hills_red"])
+    state["wdeck"], state["wdisc"] = [], []
+    state, events = play(state, 0, {"type": "draw_fate"})
+    assert "warrior_drawn" not in types(events) and "warrior_deck_reshuffled" not in types(events)
+    assert state["seats"][0]["hand"] == ["archers"] and state["land_pile"] == ["hills_red"]

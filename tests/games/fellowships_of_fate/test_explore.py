@@ -160,6 +160,8 @@ def test_rule_the_turn_in_progress_shows_the_declared_ability_and_its_source():
     """Taking your turn: every player sees the member played, the ability declared (nameless or
     legendary) and whether the member's own ability or a Level 1 relic is used."""
     state = explore(3, HANDS3)
+    assert GAME.view(state, 1)["turn"] == {"seat": 0, "played": None, "ability": None, "use": None, "queue": None,
+                                           "kinds": {}}  # nothing declared yet
     state, _ = step(state, play("warrior", "nameless"))
     turn = GAME.view(state, 1)["turn"]
     assert (turn["seat"], turn["played"], turn["ability"], turn["use"]) == (0, "warrior", "nameless", "member")

@@ -96,3 +96,11 @@ def test_rule_setup_event_names_the_field_colours_starting_player_and_level1_rel
     events, state = _setup(players, {"starting_player": "seat0"})
     assert events[0]["data"] == {"players": players, "colours": list(C.colours[:players]), "start_seat": 0,
                                  "field": state["field"], "level1_relics": C.level1_by_players[players]}
+
+
+def test_fold_rejects_an_event_type_it_does_not_know_and_names_it():
+    """The reducers are total on the events ``play`` emits; any other type in a log is an error
+    that says which type it was."""
+    _, state = _setup(2)
+    with pytest.raises(ValueError, match="unknown event type 'shuffle'"):
+        GAME.apply(state, {"type": "shuffle", "data": {}})

@@ -54,3 +54,18 @@ def test_rule_view_is_open_after_the_game():
     state = _last_round()
     state, _ = finish_explore(state)
     assert GAME.view(state, 1)["seats"][0]["journal"] == state["seats"][0]["journal"]
+
+
+def test_rule_outcome_scores_are_the_vp_and_its_details_the_tie_break_tokens():
+    """End of the Game: the outcome carries each seat's VP as its score and, as details, the
+    token counts that break a VP tie (a 3-point token counting three)."""
+    state = _last_round()
+    for seat, tokens in enumerate([{"strength": 3, "mana": 1, "wisdom": 0},
+                                   {"strength": 0, "mana": 0, "wisdom": 2},
+                                   {"strength": 0, "mana": 0, "wisdom": 0}]):
+        state["seats"][seat]["tokens"] = dict(tokens)
+    state, _ = finish_explore(state)
+    result = GAME.outcome(state)
+    assert result.details == {"tokens": state["result"]["tokens"]}
+    assert result.details["tokens"] == [sum(s["tokens"].values()) for s in state["seats"]]
+    assert result.scores == [float(v) for v in state["result"]["vp"]]

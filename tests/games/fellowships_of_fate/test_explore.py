@@ -143,6 +143,33 @@ def test_rule_cleanup_last_actor_starts_next_round_and_members_return():
         assert s["play"] == [] and s["hand"] == [] and len(s["standby"]) == 9
     assert give_tokens == state["seats"][1]["tokens"]
     assert state["phase"] == "formation" and GAME.to_act(state) == [0, 1, 2]
+    assert GAME.view(state, 0)["cursor"] == last  # the next Explore begins with the last actor
+
+
+def test_rule_explore_begins_with_the_formation_closed_and_the_starting_player_to_act():
+    """1. Formation: once all have chosen, proceed to Explore; the Formation is over, so no
+    seat's view shows one any more, and the turns start from the starting player."""
+    state = explore(3, HANDS3, start=1)
+    assert state["formation"] is None
+    for seat in (None, 0, 1):
+        view = GAME.view(state, seat)
+        assert view["formation"] is None and view["phase"] == "explore" and view["cursor"] == 1
+
+
+def test_rule_the_turn_in_progress_shows_the_declared_ability_and_its_source():
+    """Taking your turn: every player sees the member played, the ability declared (nameless or
+    legendary) and whether the member's own ability or a Level 1 relic is used."""
+    state = explore(3, HANDS3)
+    assert GAME.view(state, 1)["turn"] == {"seat": 0, "played": None, "ability": None, "use": None, "queue": None,
+                                           "kinds": {}}  # nothing declared yet
+    state, _ = step(state, play("warrior", "nameless"))
+    turn = GAME.view(state, 1)["turn"]
+    assert (turn["seat"], turn["played"], turn["ability"], turn["use"]) == (0, "warrior", "nameless", "member")
+    state = steps(state, SKIP, SKIP)
+    state = steps(state, play("warrior", "legendary"), play("magician", "legendary"), play("magician", "legendary"),
+                  ACTIVATE)  # a declared legendary ends its turn at once; seat 1 activates it
+    turn = GAME.view(state, 0)["turn"]
+    assert (turn["seat"], turn["played"], turn["ability"], turn["use"]) == (1, None, "legendary", "member")
 
 
 def _eager_explore(state: dict, seed: int) -> tuple[dict, dict]:

@@ -8,7 +8,7 @@ from shared.engine.conformance import check_decision
 from shared.engine.errors import IllegalMove
 from shared.games.fellowships_of_fate.formation import max_formations
 
-from .helpers import C, GAME, act, form, form_move, setup_event
+from .helpers import C, GAME, act, form, form_move, quick_move, setup_event
 
 HAND = ["warrior", "magician", "cleric", "sage"]
 
@@ -92,3 +92,40 @@ def test_formation_options_are_all_reachable_and_the_decision_cannot_cycle():
     state, _ = act(state, 0, form_move(state, 0, HAND))
     assert GAME.rulebook_options(state, 0) is None  # formed: no decision pending
     assert GAME.option_chosen(_start(2), state, 0) == sorted(HAND)
+
+
+def _next(state: dict) -> dict:
+    """One quick move by the first seat to act: the first hand in a Formation, else a quick turn."""
+    seat = GAME.to_act(state)[0]
+    move = GAME.legal_moves(state, seat)[0] if state["phase"] == "formation" else quick_move(state)
+    return act(state, seat, move)[0]
+
+
+def test_formation_option_chosen_is_the_hand_formed_in_this_round_only():
+    """The conformance contract of "1. Formation": ``option_chosen`` names the hand a seat formed
+    since ``start`` — while the others still choose, once Explore has begun (the seat was the
+    last), and never a hand of a later round or after the game has ended."""
+    start = _start(2)
+    assert GAME.option_chosen(start, start, 1) is None
+    state, _ = act(start, 0, form_move(start, 0, HAND))
+    other = ["thief", "werewolf", "archaeologist", "traveler_of_fate"]
+    state, _ = act(state, 1, form_move(state, 1, other))
+    assert state["phase"] == "explore"
+    assert GAME.option_chosen(start, state, 1) == sorted(other)
+    assert GAME.option_chosen(start, state, 0) == sorted(HAND)
+    while state["round"] == 1:
+        state = _next(state)
+    state, _ = act(state, 0, form_move(state, 0, HAND))
+    assert state["round"] == 2 and state["phase"] == "formation"
+    assert GAME.option_chosen(start, state, 0) is None
+
+
+def test_formation_option_chosen_is_none_once_the_game_is_over():
+    state = _start(2)
+    while state["round"] < 4:
+        state = _next(state)
+    start = state
+    while state["phase"] != "over":
+        state = _next(state)
+    assert state["round"] == start["round"] == 4
+    assert GAME.option_chosen(start, state, 0) is None

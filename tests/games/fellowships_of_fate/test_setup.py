@@ -79,3 +79,28 @@ def test_setup_deck_orders_are_secret():
         assert view["adventure_deck"] == {"count": 28}
         assert view["relic_deck"] == {"count": 28, "level1": 6}
         assert view["relics_removed"] == {"count": 2}
+
+
+def test_rule_setup_starting_player_is_drawn_unless_seat0_is_asked_for():
+    """Player Setup E: without the ``seat0`` option the starting player is drawn, also when
+    ``setup`` is given no options at all (the option's default is ``random``)."""
+    starts = {GAME.setup(4, {}, SeededRng(bytes([i]), "setup"))[0]["data"]["start_seat"] for i in range(20)}
+    assert len(starts) > 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_rule_setup_event_names_the_field_colours_starting_player_and_level1_relic_count(players):
+    """Common Setup and "Number of Relic cards to use": the public setup event (the log's
+    format) names the player count, colours, starting seat, the field and how many Level 1
+    relics are in the relic deck."""
+    events, state = _setup(players, {"starting_player": "seat0"})
+    assert events[0]["data"] == {"players": players, "colours": list(C.colours[:players]), "start_seat": 0,
+                                 "field": state["field"], "level1_relics": C.level1_by_players[players]}
+
+
+def test_fold_rejects_an_event_type_it_does_not_know_and_names_it():
+    """The reducers are total on the events ``play`` emits; any other type in a log is an error
+    that says which type it was."""
+    _, state = _setup(2)
+    with pytest.raises(ValueError, match="unknown event type 'shuffle'"):
+        GAME.apply(state, {"type": "shuffle", "data": {}})

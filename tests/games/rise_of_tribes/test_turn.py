@@ -558,3 +558,54 @@ def test_rule_grow_with_one_member_left_in_the_supply_adds_exactly_one():
     assert decision(state)["kind"] == "grow" and legal(state, 0) == [{"type": "grow", "hex": 0}]
     state = run(state, 0, {"type": "grow", "hex": 0})
     assert state["pop"][0][0] == 20 and decision(state)["kind"] == "action"
+
+
+def _datas(events, kind):
+    """The data of every event of ``kind`` among ``events``."""
+    return [e["data"] for e in events if e["type"] == kind]
+
+
+def test_rule_grow_with_two_members_left_in_the_supply_adds_exactly_two():
+    """GROW takes members from the supply: a strong GROW (4) with 2 left adds 2, asking for each."""
+    state = two({0: {0: 18}, 8: {1: 3}})
+    state = run(state, 0, action_move(state, "grow", "strong"), {"type": "grow", "hex": 0})
+    assert decision(state) == dict(decision(state), kind="grow", left=3, grown=1)
+    state = run(state, 0, {"type": "grow", "hex": 0})
+    assert state["pop"][0][0] == 20 and decision(state)["kind"] == "action"
+
+
+def test_rule_gather_with_every_occupied_hex_blocked_gathers_nothing_and_the_turn_goes_on():
+    """Invaders forbid gathering in their hex: a GATHER with no other hex takes nothing."""
+    state = two({0: {0: 2}, 8: {1: 3}})
+    activate(state, "invaders", 0, hex=0, tokens=1)
+    state, events = play(state, 0, action_move(state, "gather", "strong"))
+    assert decision(state)["kind"] == "action" and _datas(events, "resources") == []
+    assert state["seats"][0]["res"] == {"food": 0, "wood": 0, "stone": 0}
+
+
+def test_rule_gather_from_an_exhausted_supply_takes_and_records_nothing():
+    """Gathering is limited to what is left in the supply: with no food left, no resources move."""
+    state = two({0: {0: 2}, 8: {1: 3}})
+    state["supply"]["food"] = 0
+    state = run(state, 0, action_move(state, "gather", "weak"))
+    state, events = play(state, 0, {"type": "gather", "hex": 0})
+    assert _datas(events, "resources") == [] and state["seats"][0]["res"]["food"] == 0
+
+
+def test_rule_harvest_completed_by_gathering_exactly_five():
+    """Harvest: "gather 5 or more resources": 4 food then 1 wood (the supply's last) is enough."""
+    state = two({0: {0: 1}, 1: {0: 1}, 2: {0: 1}, 8: {1: 3}})
+    hand(state, 0, "harvest")
+    state["supply"]["wood"] = 1
+    state = run(state, 0, action_move(state, "gather", "strong"), {"type": "gather", "hex": 0},
+                {"type": "gather", "hex": 1}, {"type": "gather", "hex": 2})
+    assert state["turn"]["gathered"] == 5
+    state = run(state, 0, action_move(state, "grow", "weak"), {"type": "grow", "hex": 0}, {"type": "done"})
+    assert {"type": "complete", "card": "harvest"} in legal(state, 0)
+
+
+def test_rule_village_the_last_village_of_the_supply_can_be_built():
+    state = at(two(), 0, kind="goals", step="goals")
+    give(state, 0, food=2, wood=1, stone=3)
+    state["supply"]["villages"] = 1
+    assert [m for m in legal(state, 0) if m["type"] == "build"] == [{"type": "build", "hex": 0}]

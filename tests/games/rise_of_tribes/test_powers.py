@@ -454,3 +454,10 @@ def test_power_hidden_village_is_recorded_off_the_map():
     give(state, 0, food=2, wood=3, stone=1)
     state, events = play(state, 0, {"type": "build_hidden"})
     assert _datas(events, "village_built") == [{"seat": 0, "hex": -1}]
+
+
+def test_power_trader_on_the_players_first_turn():
+    state = with_power(0, "trader")
+    state["turn"]["number"] = 1
+    give(state, 0, food=2)
+    assert {"type": "trade", "give": "food", "get": "stone"} in legal(state, 0)

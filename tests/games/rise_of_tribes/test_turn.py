@@ -609,3 +609,53 @@ def test_rule_village_the_last_village_of_the_supply_can_be_built():
     give(state, 0, food=2, wood=1, stone=3)
     state["supply"]["villages"] = 1
     assert [m for m in legal(state, 0) if m["type"] == "build"] == [{"type": "build", "hex": 0}]
+
+
+TURN_FIELDS = {"seat", "number", "step", "rolled", "actions", "moved", "gathered", "used", "fight", "fought", "placed"}
+
+
+def test_rule_step2_a_new_turn_rolls_with_no_loose_die_left():
+    """A new turn: the turn record is fresh and the dice pushed out last turn are rolled again."""
+    state = at(two(), 1, kind="goals", step="goals")
+    state["loose"] = ["moon"]
+    state = run(state, 1, {"type": "end_turn"}, rng=Dice("sun", "blank"))
+    assert set(state["turn"]) == TURN_FIELDS and state["loose"] == []
+    assert state["turn"]["seat"] == 0 and state["turn"]["rolled"] == ["sun", "blank"]
+
+
+def test_rule_move_members_arriving_in_one_hex_from_two_groups_have_both_moved():
+    """A member moves once a turn: after 1 from hex 0 and 1 from hex 4 entered hex 1, of its 3
+    members only the one already there may still move."""
+    state = two({0: {0: 1}, 1: {0: 1}, 4: {0: 1}, 8: {1: 3}})
+    state = run(state, 0, action_move(state, "move", "strong"))
+    state = _move(state, 0, 1, 1)
+    state = _move(state, 4, 1, 1)
+    state = run(state, 0, {"type": "move_from", "hex": 1}, {"type": "move_to", "hex": 2})
+    assert legal(state, 0) == [{"type": "move_count", "count": 1}]
+
+
+def test_rule_step5_villages_built_are_counted_on_the_player_board():
+    state = at(two({0: {0: 2}, 1: {0: 1}, 8: {1: 3}}), 0, kind="goals", step="goals")
+    give(state, 0, food=4, wood=2, stone=6)
+    state = run(state, 0, {"type": "build", "hex": 0}, {"type": "build", "hex": 1})
+    assert state["seats"][0]["built"] == 2
+
+
+def test_rule_only_the_player_a_decision_waits_for_has_moves():
+    state = two()
+    assert legal(state, 0) and legal(state, 1) == []
+
+
+def test_rule_a_decision_answered_is_recorded_as_resolved():
+    state = two({0: {0: 2}, 8: {1: 3}})
+    state = run(state, 0, action_move(state, "grow", "weak"), {"type": "grow", "hex": 0})
+    state, events = play(state, 0, {"type": "grow", "hex": 0})
+    assert [e["data"] for e in events if e["type"] == "resolved"] == [{}]
+
+
+def test_rule_no_decision_between_the_steps_of_a_turn():
+    from shared.games.rise_of_tribes.moves import top
+
+    state = two()
+    state["turn"]["step"], state["pending"] = "conflict", []
+    assert top(state) is None

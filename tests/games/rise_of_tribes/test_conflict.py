@@ -231,3 +231,9 @@ def test_rule_conflict_only_where_a_tribe_is():
     activate(state, "drought", 1)
     state, events = _finish_actions(state)
     assert _datas(events, "conflict_resolved") == [] and state["events"]["slots"][0]["tokens"] == 5
+
+
+def test_rule_conflict_in_every_overfull_hex_records_each_hex_fought():
+    """Each overfull hex has its conflict once a turn; the turn records the hexes fought."""
+    state = to_conflict(two({4: {0: 3, 1: 3}, 8: {1: 1}}))
+    assert state["turn"]["fought"] == [4]

@@ -158,3 +158,26 @@ def test_rule_setup_folded_without_its_secret_part_gives_empty_goal_decks():
     events = [{k: v for k, v in e.items() if k != "secret"} for e in events]
     state = GAME.fold(events)
     assert [s["deck"] for s in state["seats"]] == [[], []]
+
+
+def _start_decision(hexes):
+    """The first placement of a 2-player game, made to place in ``hexes`` hexes, with the
+    opponent standing on both neighbours of hex 0 (hexes 1 and 3)."""
+    state = fresh(2, tribes=("daba", "kiror"))
+    d = decision(state)
+    assert d["kind"] == "start"
+    d["hexes"] = hexes
+    other = 1 - d["seat"]
+    state["pop"][1][other] = state["pop"][3][other] = 1
+    return state, d["seat"]
+
+
+def test_rule_setup_a_single_start_hex_need_not_have_a_free_neighbour():
+    state, seat = _start_decision(1)
+    assert 0 in {m["hex"] for m in legal(state, seat)}
+
+
+def test_rule_setup_the_first_of_two_start_hexes_needs_a_free_neighbour():
+    state, seat = _start_decision(2)
+    hexes = {m["hex"] for m in legal(state, seat)}
+    assert 0 not in hexes and 1 not in hexes and 2 in hexes

@@ -659,3 +659,12 @@ def test_rule_no_decision_between_the_steps_of_a_turn():
     state = two()
     state["turn"]["step"], state["pending"] = "conflict", []
     assert top(state) is None
+
+
+def test_rule_win_outcome_names_the_winner_and_the_turns_played():
+    state = two({0: {0: 1}, 1: {0: 1}, 2: {0: 1}, 3: {0: 1}, 8: {1: 3}})
+    state = at(state, 0, kind="goals", step="goals")
+    state["seats"][0]["score"] = 11
+    hand(state, 0, "conquest")
+    state = run(state, 0, {"type": "complete", "card": "conquest"})
+    assert GAME.outcome(state).details == {"winner": 0, "turns": 5}

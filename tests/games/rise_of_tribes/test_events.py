@@ -337,3 +337,80 @@ def test_event_abandoned_village_skips_players_who_cannot_build():
     state, _ = draw_on_doubles(state, "abandoned_village")
     assert decision(state)["seat"] == 1
 
+
+
+def _datas(events, kind):
+    """The data of every event of ``kind`` among ``events``."""
+    return [e["data"] for e in events if e["type"] == kind]
+
+
+def test_event_abandoned_village_not_in_the_invaders_hex_and_up_to_the_last_village():
+    state = two({0: {0: 2}, 1: {0: 1}, 8: {1: 3}})
+    give(state, 0, food=1, wood=1, stone=1)
+    activate(state, "invaders", 1, hex=0, tokens=1)
+    state["supply"]["villages"] = 1
+    state, _ = draw_on_doubles(state, "abandoned_village")
+    assert legal(state, 0) == [{"type": "claim_village", "hex": 1}, {"type": "pass"}]
+    state = two({0: {0: 2}, 8: {1: 3}})
+    give(state, 0, food=1, wood=1, stone=1)
+    state["supply"]["villages"] = 0
+    state, _ = draw_on_doubles(state, "abandoned_village")
+    assert state["events"]["discard"] == ["abandoned_village"] and decision(state)["kind"] == "action"
+
+
+def test_event_discovery_takes_one_resource_the_card_still_holds():
+    state = two({0: {0: 3}, 1: {1: 1}, 8: {1: 3}})
+    activate(state, "discovery", 0, stock={"food": 0, "wood": 2, "stone": 1})
+    state = run(state, 0, action_move(state, "move", "standard"), {"type": "move_from", "hex": 0},
+                {"type": "move_to", "hex": 1}, {"type": "move_count", "count": 1})
+    assert legal(state, 0) == [{"type": "discover", "resource": "wood"}, {"type": "discover", "resource": "stone"}]
+    state = run(state, 0, {"type": "discover", "resource": "wood"})
+    assert decision(state)["kind"] == "move_from" and slot(state, "discovery")["stock"] == {
+        "food": 0, "wood": 1, "stone": 1}
+
+
+def test_event_plentiful_bonus_of_the_second_slot_when_the_first_is_another_terrain():
+    state = two({2: {0: 1}, 8: {1: 3}})
+    activate(state, "plentiful_food", 0, stock={"food": 6})
+    activate(state, "plentiful_wood", 1, stock={"wood": 6})
+    state = run(state, 0, action_move(state, "gather", "weak"), {"type": "gather", "hex": 2})
+    assert state["seats"][0]["res"]["wood"] == 4 and slot(state, "plentiful_food")["stock"] == {"food": 6}
+
+
+def test_event_altar_records_the_sacrifice_and_the_point_and_the_member_returns_to_the_supply():
+    state = two({0: {0: 2}, 8: {1: 3}})
+    activate(state, "altar", 0)
+    state = at(state, 0, kind="goals", step="goals")
+    give(state, 0, food=1, wood=1, stone=1)
+    supply = state["seats"][0]["supply"]
+    state, events = play(state, 0, {"type": "altar", "hex": 0})
+    assert _datas(events, "members_removed") == [{"seat": 0, "hex": 0, "count": 1, "why": "altar"}]
+    assert _datas(events, "score") == [{"seat": 0, "points": 1, "why": "altar"}]
+    assert state["seats"][0]["supply"] == supply + 1
+
+
+def test_event_shared_knowledge_paid_with_a_resource_held():
+    state = two({0: {0: 1}, 8: {1: 3, 0: 1}})
+    activate(state, "shared_knowledge", 0)
+    state = at(state, 0, kind="goals", step="goals")
+    give(state, 0, stone=1)
+    assert [m for m in legal(state, 0) if m["type"] == "knowledge"] == [{"type": "knowledge", "resource": "stone"}]
+
+
+def test_event_tiger_hunted_with_a_single_member():
+    state = two({4: {0: 1}, 0: {0: 1}, 8: {1: 1}})
+    activate(state, "sabertooth_tiger", 0, hex=4, tokens=1)
+    state = at(state, 0, kind="goals", step="goals")
+    assert {"type": "hunt", "event": "sabertooth_tiger"} in legal(state, 0)
+
+
+def test_event_tiger_with_no_other_mountain_stays_and_strikes_again():
+    """On later doubles the Tiger moves to another mountain; on a map with one mountain it is
+    placed on the same one again, and each player there loses a member again."""
+    state = two({4: {0: 2}, 0: {0: 1}, 8: {1: 1}})
+    state["terrain"] = [t if h == 4 or t != "mountain" else "lake" for h, t in enumerate(state["terrain"])]
+    activate(state, "sabertooth_tiger", 0, hex=4, tokens=1)
+    activate(state, "plentiful_food", 1, stock={"food": 6})
+    state = at(state, 1, kind="goals", step="goals")
+    state, _ = play(state, 1, {"type": "end_turn"}, Dice("sun", "sun"))
+    assert slot(state, "sabertooth_tiger")["hex"] == 4 and state["pop"][4][0] == 1

@@ -1,5 +1,5 @@
 """Tribal Powers variant (rulebook page 10): choosing a power and all twelve powers."""
-from .helpers import Dice, at, decision, fresh, give, legal, power, run, types
+from .helpers import Dice, at, decision, fresh, give, legal, play, power, run, types
 from .scenarios import T2, action_move, two
 from .test_conflict import to_conflict
 
@@ -347,3 +347,117 @@ def test_power_light_in_the_dark_is_offered_only_with_a_moon_and_a_resource_to_p
     state = at(state, 1, kind="goals", step="goals")
     state = run(state, 1, {"type": "end_turn"}, rng=Dice("moon", "sun"))
     assert decision(state)["kind"] != "light"
+
+
+def _datas(events, kind):
+    """The data of every event of ``kind`` among ``events``."""
+    return [e["data"] for e in events if e["type"] == kind]
+
+
+def test_power_farming_adds_only_what_the_supply_holds():
+    """Farming adds 1 member in each village hex, from the supply: with 1 left, only the first."""
+    state = with_power(0, "farming", {0: {0: 10}, 2: {0: 9}, 8: {1: 3}}, tribes=("indartsu", "kiror"))
+    state["village"][0] = state["village"][2] = 0
+    assert state["seats"][0]["supply"] == 1
+    state = run(state, 0, action_move(state, "grow", "weak"))
+    assert state["pop"][0][0] == 11 and state["pop"][2][0] == 9 and state["seats"][0]["supply"] == 0
+    assert decision(state)["kind"] == "action"
+
+
+def test_power_exogamy_once_per_turn_with_its_events_and_an_exact_payment_of_two():
+    """Exogamy, once per turn: offered with one member left in the supply; the payment offers
+    only resources held, asks twice, leaves the rest; not offered again with 2 resources left."""
+    state = with_power(0, "exogamy", {4: {0: 2, 1: 3}, 8: {1: 3}}, tribes=("indartsu", "kiror"))
+    give(state, 0, food=2, wood=2)
+    supply = state["seats"][0]["supply"]
+    state["seats"][0]["supply"] = 1
+    assert [m for m in legal(state, 0) if m["type"] == "exogamy"] == [{"type": "exogamy", "hex": 4, "target": 1}]
+    state["seats"][0]["supply"] = supply
+    state, events = play(state, 0, {"type": "exogamy", "hex": 4, "target": 1})
+    assert _datas(events, "members_removed") == [{"seat": 1, "hex": 4, "count": 1, "why": "exogamy"}]
+    assert _datas(events, "members_added") == [{"seat": 0, "hex": 4, "count": 1, "why": "exogamy"}]
+    assert _datas(events, "used") == [{"flag": "exogamy"}]
+    assert legal(state, 0) == [{"type": "pay", "resource": "food"}, {"type": "pay", "resource": "wood"}]
+    state = run(state, 0, {"type": "pay", "resource": "wood"})
+    assert decision(state) == dict(decision(state), kind="pay", left=1, to=1)
+    state = run(state, 0, {"type": "pay", "resource": "wood"})
+    assert decision(state)["kind"] == "action" and state["seats"][0]["res"] == {"food": 2, "wood": 0, "stone": 0}
+    assert "exogamy" not in types(state, 0)
+
+
+def test_power_exogamy_in_step_5():
+    """Exogamy is also offered among the Goals & Villages options of step 5."""
+    state = with_power(0, "exogamy", {4: {0: 2, 1: 3}, 8: {1: 3}}, tribes=("indartsu", "kiror"), kind="goals",
+                       step="goals")
+    give(state, 0, food=2)
+    state = run(state, 0, {"type": "exogamy", "hex": 4, "target": 1})
+    assert state["pop"][4] == [3, 2] and decision(state) == dict(decision(state), kind="pay", left=2, to=1)
+    state = run(state, 0, {"type": "pay", "resource": "food"}, {"type": "pay", "resource": "food"})
+    assert decision(state)["kind"] == "goals" and state["seats"][1]["res"]["food"] == 2
+
+
+def test_power_intimidate_pushes_an_opponent_only_and_costs_exactly_two():
+    state = with_power(0, "intimidate", {4: {0: 3, 1: 3}, 8: {1: 1}}, tribes=("mukaan", "kiror"))
+    give(state, 0, stone=3)
+    state = to_conflict(state)
+    assert {m["target"] for m in legal(state, 0) if m["type"] == "intimidate"} == {1}
+    state, events = play(state, 0, {"type": "intimidate", "hex": 4, "target": 1, "to": 5})
+    assert _datas(events, "members_moved") == [{"seat": 1, "from": 4, "to": 5, "count": 1, "why": "intimidate"}]
+    assert decision(state) == dict(decision(state), kind="pay", left=2, to=None)
+    state = run(state, 0, {"type": "pay", "resource": "stone"}, {"type": "pay", "resource": "stone"})
+    assert decision(state)["kind"] == "goals" and state["seats"][0]["res"]["stone"] == 1
+
+
+def test_power_shared_bounty_is_taken_by_a_later_seat_at_three_players():
+    """Shared Bounty works for any player sharing a hex with the gatherer, here the second of
+    three in turn order after a gatherer whose next-but-one opponent has no such power."""
+    from .test_conflict import three
+
+    state = three({0: {0: 2, 1: 1}, 1: {2: 1}})
+    state["seats"][1]["tribe"] = "mukaan"
+    power(state, 1, "shared_bounty")
+    state = run(state, 0, action_move(state, "gather", "weak"), {"type": "gather", "hex": 0})
+    assert state["seats"][1]["res"] == {"food": 1, "wood": 0, "stone": 0}
+
+
+def test_power_shared_bounty_only_from_what_the_supply_holds():
+    """With no food left in the supply, the lake is no choice: the last wood is taken at once."""
+    state = with_power(1, "shared_bounty", {0: {0: 2, 1: 1}, 2: {1: 1}, 8: {0: 1}}, tribes=("daba", "mukaan"))
+    state["supply"]["food"], state["supply"]["wood"] = 0, 1
+    state = run(state, 0, action_move(state, "gather", "weak"), {"type": "gather", "hex": 8})
+    assert state["seats"][1]["res"] == {"food": 0, "wood": 1, "stone": 0} and decision(state)["seat"] == 0
+
+
+def test_power_light_in_the_dark_pays_with_a_resource_held():
+    state = with_power(0, "light_in_the_dark", tribes=("tunga", "kiror"))
+    give(state, 0, wood=1)
+    state = at(state, 1, kind="goals", step="goals")
+    state = run(state, 1, {"type": "end_turn"}, rng=Dice("moon", "sun"))
+    assert legal(state, 0) == [{"type": "light", "resource": "wood"}, {"type": "skip"}]
+
+
+def test_power_trader_gets_only_another_resource_the_supply_holds():
+    state = with_power(0, "trader")
+    give(state, 0, food=2)
+    state["supply"]["stone"], state["supply"]["wood"] = 0, 1
+    assert [m for m in legal(state, 0) if m["type"] == "trade"] == [{"type": "trade", "give": "food", "get": "wood"}]
+
+
+def test_power_crafty_builders_may_save_a_resource_the_cost_has_once():
+    state = with_power(0, "crafty_builders", kind="goals", step="goals")  # Daba: 2 food 1 wood 3 stone
+    give(state, 0, food=2, stone=3)
+    assert [m for m in legal(state, 0) if m["type"] == "build"] == [{"type": "build", "hex": 0, "save": "wood"}]
+
+
+def test_power_hidden_village_is_recorded_off_the_map():
+    state = with_power(0, "hidden_village", kind="goals", step="goals", tribes=("tunga", "kiror"))
+    give(state, 0, food=2, wood=3, stone=1)
+    state, events = play(state, 0, {"type": "build_hidden"})
+    assert _datas(events, "village_built") == [{"seat": 0, "hex": -1}]
+
+
+def test_power_trader_on_the_players_first_turn():
+    state = with_power(0, "trader")
+    state["turn"]["number"] = 1
+    give(state, 0, food=2)
+    assert {"type": "trade", "give": "food", "get": "stone"} in legal(state, 0)

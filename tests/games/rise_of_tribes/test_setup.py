@@ -5,6 +5,8 @@ import pytest
 
 from shared.games.rise_of_tribes.content import adjacency
 
+from shared.rng import SeededRng
+
 from .helpers import GAME, decision, fresh, legal, play, run
 
 
@@ -126,3 +128,56 @@ def test_rule_setup_deck_orders_hidden_from_every_view():
         assert v["events"]["deck"] == {"count": 12}
     setup = GAME.setup(3, GAME.validate_options(3, {}), __import__("shared.rng", fromlist=["FastRng"]).FastRng(0))[0]
     assert "goal_decks" not in GAME.redact(setup, 0)["data"]
+
+
+TURN_FIELDS = {"seat", "number", "step", "rolled", "actions", "moved", "gathered", "used", "fight", "fought", "placed"}
+
+
+def test_rule_setup_state_before_the_first_turn():
+    """Set up: the start player holds the (numberless, 0) setup turn, both dice unrolled, the
+    options kept in the state."""
+    state = fresh(2, powers=True)
+    assert state["options"] == {"tribal_powers": True} and state["loose"] == ["unrolled", "unrolled"]
+    assert state["turn"]["seat"] == state["start"] and state["turn"]["number"] == 0
+    assert set(state["turn"]) == TURN_FIELDS and state["turn"]["rolled"] == []
+
+
+def test_power_trader_not_during_setup():
+    """Trader is "at any time on your turn": the setup's power choices and placements are no turn."""
+    state = fresh(2, powers=True)
+    seat = state["start"]
+    state["seats"][seat]["power"] = "trader"
+    state["seats"][seat]["res"]["food"] = 2
+    assert decision(state)["seat"] == seat and "trade" not in {m["type"] for m in legal(state, seat)}
+
+
+def test_rule_setup_folded_without_its_secret_part_gives_empty_goal_decks():
+    """A log without the setup's secret part (the public log) still folds: no deck is known."""
+    opts = GAME.validate_options(2, {"tribal_powers": False})
+    events = GAME.setup(2, opts, SeededRng(b"test", 0))
+    events = [{k: v for k, v in e.items() if k != "secret"} for e in events]
+    state = GAME.fold(events)
+    assert [s["deck"] for s in state["seats"]] == [[], []]
+
+
+def _start_decision(hexes):
+    """The first placement of a 2-player game, made to place in ``hexes`` hexes, with the
+    opponent standing on both neighbours of hex 0 (hexes 1 and 3)."""
+    state = fresh(2, tribes=("daba", "kiror"))
+    d = decision(state)
+    assert d["kind"] == "start"
+    d["hexes"] = hexes
+    other = 1 - d["seat"]
+    state["pop"][1][other] = state["pop"][3][other] = 1
+    return state, d["seat"]
+
+
+def test_rule_setup_a_single_start_hex_need_not_have_a_free_neighbour():
+    state, seat = _start_decision(1)
+    assert 0 in {m["hex"] for m in legal(state, seat)}
+
+
+def test_rule_setup_the_first_of_two_start_hexes_needs_a_free_neighbour():
+    state, seat = _start_decision(2)
+    hexes = {m["hex"] for m in legal(state, seat)}
+    assert 0 not in hexes and 1 not in hexes and 2 in hexes

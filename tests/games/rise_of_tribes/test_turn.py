@@ -558,3 +558,113 @@ def test_rule_grow_with_one_member_left_in_the_supply_adds_exactly_one():
     assert decision(state)["kind"] == "grow" and legal(state, 0) == [{"type": "grow", "hex": 0}]
     state = run(state, 0, {"type": "grow", "hex": 0})
     assert state["pop"][0][0] == 20 and decision(state)["kind"] == "action"
+
+
+def _datas(events, kind):
+    """The data of every event of ``kind`` among ``events``."""
+    return [e["data"] for e in events if e["type"] == kind]
+
+
+def test_rule_grow_with_two_members_left_in_the_supply_adds_exactly_two():
+    """GROW takes members from the supply: a strong GROW (4) with 2 left adds 2, asking for each."""
+    state = two({0: {0: 18}, 8: {1: 3}})
+    state = run(state, 0, action_move(state, "grow", "strong"), {"type": "grow", "hex": 0})
+    assert decision(state) == dict(decision(state), kind="grow", left=3, grown=1)
+    state = run(state, 0, {"type": "grow", "hex": 0})
+    assert state["pop"][0][0] == 20 and decision(state)["kind"] == "action"
+
+
+def test_rule_gather_with_every_occupied_hex_blocked_gathers_nothing_and_the_turn_goes_on():
+    """Invaders forbid gathering in their hex: a GATHER with no other hex takes nothing."""
+    state = two({0: {0: 2}, 8: {1: 3}})
+    activate(state, "invaders", 0, hex=0, tokens=1)
+    state, events = play(state, 0, action_move(state, "gather", "strong"))
+    assert decision(state)["kind"] == "action" and _datas(events, "resources") == []
+    assert state["seats"][0]["res"] == {"food": 0, "wood": 0, "stone": 0}
+
+
+def test_rule_gather_from_an_exhausted_supply_takes_and_records_nothing():
+    """Gathering is limited to what is left in the supply: with no food left, no resources move."""
+    state = two({0: {0: 2}, 8: {1: 3}})
+    state["supply"]["food"] = 0
+    state = run(state, 0, action_move(state, "gather", "weak"))
+    state, events = play(state, 0, {"type": "gather", "hex": 0})
+    assert _datas(events, "resources") == [] and state["seats"][0]["res"]["food"] == 0
+
+
+def test_rule_harvest_completed_by_gathering_exactly_five():
+    """Harvest: "gather 5 or more resources": 4 food then 1 wood (the supply's last) is enough."""
+    state = two({0: {0: 1}, 1: {0: 1}, 2: {0: 1}, 8: {1: 3}})
+    hand(state, 0, "harvest")
+    state["supply"]["wood"] = 1
+    state = run(state, 0, action_move(state, "gather", "strong"), {"type": "gather", "hex": 0},
+                {"type": "gather", "hex": 1}, {"type": "gather", "hex": 2})
+    assert state["turn"]["gathered"] == 5
+    state = run(state, 0, action_move(state, "grow", "weak"), {"type": "grow", "hex": 0}, {"type": "done"})
+    assert {"type": "complete", "card": "harvest"} in legal(state, 0)
+
+
+def test_rule_village_the_last_village_of_the_supply_can_be_built():
+    state = at(two(), 0, kind="goals", step="goals")
+    give(state, 0, food=2, wood=1, stone=3)
+    state["supply"]["villages"] = 1
+    assert [m for m in legal(state, 0) if m["type"] == "build"] == [{"type": "build", "hex": 0}]
+
+
+TURN_FIELDS = {"seat", "number", "step", "rolled", "actions", "moved", "gathered", "used", "fight", "fought", "placed"}
+
+
+def test_rule_step2_a_new_turn_rolls_with_no_loose_die_left():
+    """A new turn: the turn record is fresh and the dice pushed out last turn are rolled again."""
+    state = at(two(), 1, kind="goals", step="goals")
+    state["loose"] = ["moon"]
+    state = run(state, 1, {"type": "end_turn"}, rng=Dice("sun", "blank"))
+    assert set(state["turn"]) == TURN_FIELDS and state["loose"] == []
+    assert state["turn"]["seat"] == 0 and state["turn"]["rolled"] == ["sun", "blank"]
+
+
+def test_rule_move_members_arriving_in_one_hex_from_two_groups_have_both_moved():
+    """A member moves once a turn: after 1 from hex 0 and 1 from hex 4 entered hex 1, of its 3
+    members only the one already there may still move."""
+    state = two({0: {0: 1}, 1: {0: 1}, 4: {0: 1}, 8: {1: 3}})
+    state = run(state, 0, action_move(state, "move", "strong"))
+    state = _move(state, 0, 1, 1)
+    state = _move(state, 4, 1, 1)
+    state = run(state, 0, {"type": "move_from", "hex": 1}, {"type": "move_to", "hex": 2})
+    assert legal(state, 0) == [{"type": "move_count", "count": 1}]
+
+
+def test_rule_step5_villages_built_are_counted_on_the_player_board():
+    state = at(two({0: {0: 2}, 1: {0: 1}, 8: {1: 3}}), 0, kind="goals", step="goals")
+    give(state, 0, food=4, wood=2, stone=6)
+    state = run(state, 0, {"type": "build", "hex": 0}, {"type": "build", "hex": 1})
+    assert state["seats"][0]["built"] == 2
+
+
+def test_rule_only_the_player_a_decision_waits_for_has_moves():
+    state = two()
+    assert legal(state, 0) and legal(state, 1) == []
+
+
+def test_rule_a_decision_answered_is_recorded_as_resolved():
+    state = two({0: {0: 2}, 8: {1: 3}})
+    state = run(state, 0, action_move(state, "grow", "weak"), {"type": "grow", "hex": 0})
+    state, events = play(state, 0, {"type": "grow", "hex": 0})
+    assert [e["data"] for e in events if e["type"] == "resolved"] == [{}]
+
+
+def test_rule_no_decision_between_the_steps_of_a_turn():
+    from shared.games.rise_of_tribes.moves import top
+
+    state = two()
+    state["turn"]["step"], state["pending"] = "conflict", []
+    assert top(state) is None
+
+
+def test_rule_win_outcome_names_the_winner_and_the_turns_played():
+    state = two({0: {0: 1}, 1: {0: 1}, 2: {0: 1}, 3: {0: 1}, 8: {1: 3}})
+    state = at(state, 0, kind="goals", step="goals")
+    state["seats"][0]["score"] = 11
+    hand(state, 0, "conquest")
+    state = run(state, 0, {"type": "complete", "card": "conquest"})
+    assert GAME.outcome(state).details == {"winner": 0, "turns": 5}

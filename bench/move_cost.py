@@ -61,6 +61,7 @@ import redis
 import requests
 
 from shared import localredis
+from shared.auth import DEFAULT_GENERATION_CACHE_S
 from tabletop_client import Tabletop
 from tabletop_client.errors import ApiProblem
 from tests.support.stack import ROOT, start_stack
@@ -76,7 +77,9 @@ GAME = "counter"
 RULES_GUNICORN = ("-k", "gevent", "--workers", "2")
 STACK_ENV = dict(GAME_MODULES="bench.counter_game", RATE_LIMIT_WRITES_PER_TOKEN="100000000/minute",
                  RATE_LIMIT_WRITES_PER_ADDRESS="100000000/minute", BOT_RETRY_AFTER_S="3600",
-                 SEARCH_ITERATIONS="25", SSE_KEEPALIVE_S="15")
+                 SEARCH_ITERATIONS="25", SSE_KEEPALIVE_S="15",
+                 # as deployed (the test stack reads the generation for every request)
+                 TOKEN_GENERATION_CACHE_S=str(DEFAULT_GENERATION_CACHE_S))
 SETTLE_S = 1.0  # a counting window ends this long after its last move (the consumers' share)
 GOALS = {
     "store_commands_per_human_cycle": ("<=", 12),

@@ -7,7 +7,10 @@ and when it expires (``{"b": level, "m": match_id, "s": seat, "x": expires_at}``
 Expiry is checked from the token itself (``TOKEN_TTL_S``, 30 days by default). Revocation costs at
 most one Redis read: rotating a player's token (``Tokens.rotate``) increments the player's generation
 (``auth:token-gen:{player_id}``, absent = 0), and a token is valid only while its generation is the
-current one, so every older token of that player is revoked at once. Every service that verifies
+current one, so every older token of that player is revoked at once. A process keeps a generation it
+read for at most ``TOKEN_GENERATION_CACHE_S`` (1 s by default, 0 = read it for every request), so a
+player's requests in one second cost one read, and a rotated token is refused everywhere within that
+bound (at once by the process that rotated it). Every service that verifies
 tokens (matchmaking, rules, scoring) shares ``AUTH_SECRET`` and the Redis that holds the generations.
 Bot tokens name one seat of one match and expire after ``BOT_TOKEN_TTL_S`` (10 minutes by default):
 the rules service mints one for each bot job, so bot workers hold no signing key and a token taken
@@ -25,6 +28,8 @@ from itsdangerous import BadSignature, URLSafeSerializer
 
 DEFAULT_TOKEN_TTL_S = 30 * 24 * 3600
 DEFAULT_BOT_TOKEN_TTL_S = 600
+DEFAULT_GENERATION_CACHE_S = 1.0  # the longest a rotated token is still accepted by another process
+GENERATION_CACHE_MAX = 10_000     # players whose generation one process keeps at most
 
 
 def bot_token_ttl_s() -> float:
@@ -37,6 +42,12 @@ LEGACY_EXPIRY = "auth:legacy-expiry"  # hash: "player" / "bot" -> when tokens wi
 
 def generation_key(player_id: str) -> str:
     return f"auth:token-gen:{player_id}"
+
+
+def generation_cache_s_default() -> float:
+    """How long a process trusts a token generation it read: ``TOKEN_GENERATION_CACHE_S`` (at most
+    the default's order: a rotated token is accepted elsewhere for up to this long)."""
+    return float(os.environ.get("TOKEN_GENERATION_CACHE_S", DEFAULT_GENERATION_CACHE_S))
 
 
 def token_ttl_s() -> float:
@@ -63,12 +74,16 @@ class Tokens:
     one, revocation is not checked: only minting bot tokens needs no Redis)."""
 
     def __init__(self, secret: str, client: redis.Redis | None = None, *, ttl_s: float | None = None,
-                 clock: Callable[[], float] = time.time):
+                 clock: Callable[[], float] = time.time, generation_cache_s: float | None = None,
+                 monotonic: Callable[[], float] = time.monotonic):
         self._s = URLSafeSerializer(secret, salt="bearer-v1")
         self.r = client
         self.ttl_s = token_ttl_s() if ttl_s is None else ttl_s
         self.clock = clock
         self._legacy: dict[str, float] = {}  # written once by a migration, never changed: cached
+        self.generation_cache_s = generation_cache_s_default() if generation_cache_s is None else generation_cache_s
+        self._monotonic = monotonic
+        self._generations: dict[str, tuple[int, float]] = {}  # player -> (generation, when read: monotonic)
 
     def _legacy_expiry(self, kind: str) -> float | None:
         """When tokens of ``kind`` ("player", "bot") issued without an expiry expire (set once by the
@@ -82,17 +97,39 @@ class Tokens:
         self._legacy[kind] = float(raw)
         return self._legacy[kind]
 
-    def _generation(self, player_id: str) -> int:
-        raw = self.r.get(generation_key(player_id)) if self.r is not None else None
-        return int(raw) if raw is not None else 0
+    def _generation(self, player_id: str, *, cached: bool = True) -> int:
+        """The player's current generation: Redis's, or (``cached``) the one this process read less
+        than ``generation_cache_s`` ago."""
+        if self.r is None:
+            return 0
+        now = self._monotonic()
+        known = self._generations.get(player_id) if cached else None
+        if known is not None and now - known[1] < self.generation_cache_s:
+            return known[0]
+        raw = self.r.get(generation_key(player_id))
+        generation = int(raw) if raw is not None else 0
+        self._remember(player_id, generation, now)
+        return generation
+
+    def _remember(self, player_id: str, generation: int, now: float) -> None:
+        """Keep a generation just read; entries older than the bound are dropped as the map grows."""
+        if self.generation_cache_s <= 0:
+            return
+        if len(self._generations) >= GENERATION_CACHE_MAX:
+            self._generations = {p: g for p, g in self._generations.items() if now - g[1] < self.generation_cache_s}
+            if len(self._generations) >= GENERATION_CACHE_MAX:
+                self._generations.clear()
+        self._generations[player_id] = (generation, now)
 
     def for_player(self, player_id: str, generation: int | None = None) -> str:
-        gen = self._generation(player_id) if generation is None else generation
+        gen = self._generation(player_id, cached=False) if generation is None else generation
         return self._s.dumps({"p": player_id, "g": gen, "x": int(self.clock() + self.ttl_s)})
 
     def rotate(self, player_id: str) -> str:
         """A new token for the player; every older token of the player stops working."""
-        return self.for_player(player_id, int(self.r.incr(generation_key(player_id))))
+        generation = int(self.r.incr(generation_key(player_id)))
+        self._remember(player_id, generation, self._monotonic())  # refused here at once
+        return self.for_player(player_id, generation)
 
     def for_bot(self, match_id: str, seat: int, level: str, ttl_s: float | None = None) -> str:
         ttl = bot_token_ttl_s() if ttl_s is None else ttl_s

@@ -183,7 +183,8 @@ class Matches:
     def state_and_clocks(self, match_id: str, at: int | None = None) -> tuple[dict, dict[int, float]]:
         """``state`` and the match's turn clocks (seat -> when its decision is due) from the same
         read of the head: a match this process has cached costs one Redis call and nothing more."""
-        head, head_hash, marker, has_seed, has_log, clocks = self.store.head_read(match_id)
+        head, head_hash, marker, has_seed, has_log, clocks = self.store.head_read(
+            match_id, clocks=self._may_have_clocks(match_id))
         if head == 0:
             self.forget(match_id)
             if has_log:
@@ -198,6 +199,12 @@ class Matches:
             return self._state_at(match_id, at, head, head_hash), clocks
         except DamagedLog as err:
             raise self.damaged(err) from None
+
+    def _may_have_clocks(self, match_id: str) -> bool:
+        """Whether the head read must bring the match's turn clocks: unless the cached state shows
+        a match created without a turn limit (it never has a clock; the limit never changes)."""
+        cached = self._cache.get(match_id)
+        return cached is None or bool(cached.get("turn_seconds"))
 
     def damaged(self, err: DamagedLog) -> DamagedLog:
         """Note damage a read met: drop the match's process caches, mark its meta; ``err`` back."""

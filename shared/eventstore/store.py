@@ -17,8 +17,8 @@ Keys of match M (hash-tagged, so one match lives in one Redis Cluster slot):
 ``append`` is one Lua script: it checks the expected version and head hash, replays a stored
 idempotent response, adds the records, updates the meta hash, stores the idempotent response and
 makes the caller's side writes (``SideWrites``: follow-up intents, player notices, turn clocks),
-all or nothing: an accepted move is one durable write. ``head_read`` is one read-only script:
-the head, the damage marker and the clocks, which is all a read of a cached match costs.
+all or nothing: an accepted move is one durable write. ``head_read`` is one round trip: the head,
+the damage marker, the seed's presence and the clocks, which is all a read of a cached match costs.
 """
 from __future__ import annotations
 
@@ -44,22 +44,27 @@ PACKED_CACHE = 16              # decoded compacted logs kept per process (paging
 # ARGV: expected version, fingerprint ('' without a key), response, GENESIS, prev hash, key ttl,
 #       side writes (JSON, '' for none), number of meta fields, meta name/value pairs..., records...
 # A key that holds an answer returns it ('dup'), one still pending in an older release's claim
-# returns 'pending'; neither appends anything.
+# returns 'pending'; neither appends anything. A fresh key costs one command: the head is checked
+# first (a retry of an answered move finds the match moved on, then the key is read), then the
+# answer is written with SET ... NX, which fails for a key that holds something (its answer is
+# then returned and nothing is appended). A record the stream refuses (a stream ahead of its
+# meta) removes that answer again, so no key ever answers a move the log does not hold.
 _APPEND = """
 local meta, log, idem = KEYS[1], KEYS[2], KEYS[3]
 local SIDE = {zadd = true, zaddnx = true, zrem = true, xadd = true, clock = true}
-if ARGV[2] ~= '' then
+local keyed = ARGV[2] ~= ''
+local function prior_answer()  -- what the key holds, as the answer; nil when it holds nothing
   local prior = redis.call('GET', idem)
-  if prior then
-    if string.sub(prior, 1, 5) == 'done ' then return {'dup', prior} end
-    return {'pending', prior}
-  end
+  if not prior then return nil end
+  if string.sub(prior, 1, 5) == 'done ' then return {'dup', prior} end
+  return {'pending', prior}
 end
 local h = redis.call('HMGET', meta, 'version', 'head_hash')
 local current = tonumber(h[1] or '0')
-if current ~= tonumber(ARGV[1]) then return {'conflict', tostring(current)} end
 local head = h[2] or ARGV[4]
-if head ~= ARGV[5] then return {'conflict', tostring(current)} end
+if current ~= tonumber(ARGV[1]) or head ~= ARGV[5] then  -- a retry of an answered key, or a conflict
+  return (keyed and prior_answer()) or {'conflict', tostring(current)}
+end
 local ops = nil
 if ARGV[7] ~= '' then  -- checked before anything is written (a script is not rolled back)
   ops = cjson.decode(ARGV[7])
@@ -67,12 +72,21 @@ if ARGV[7] ~= '' then  -- checked before anything is written (a script is not ro
     if not SIDE[op[1]] then return redis.error_reply('unknown side write ' .. tostring(op[1])) end
   end
 end
+-- the answer is stored only if the key holds nothing (one command for the check and the write);
+-- a key that holds something is answered from it, and nothing is appended
+if keyed and not redis.call('SET', idem, 'done ' .. ARGV[2] .. ' ' .. ARGV[3], 'EX', ARGV[6], 'NX') then
+  return prior_answer() or {'conflict', tostring(current)}
+end
 local nmeta = tonumber(ARGV[8])
 local first = 9 + nmeta * 2
 local v = current
 for i = first, #ARGV do
   v = v + 1
-  redis.call('XADD', log, '0-' .. v, 'e', ARGV[i])
+  local added = redis.pcall('XADD', log, '0-' .. v, 'e', ARGV[i])
+  if type(added) == 'table' and added.err then  -- a stream ahead of its meta: nothing is answered
+    if keyed then redis.call('DEL', idem) end
+    return added
+  end
 end
 local fields = {'version', v}  -- the head and the meta fields in one HSET
 for i = 0, nmeta - 1 do
@@ -80,7 +94,6 @@ for i = 0, nmeta - 1 do
   fields[#fields + 1] = ARGV[10 + 2 * i]
 end
 redis.call('HSET', meta, unpack(fields))
-if ARGV[2] ~= '' then redis.call('SET', idem, 'done ' .. ARGV[2] .. ' ' .. ARGV[3], 'EX', ARGV[6]) end
 if ops then
   for _, op in ipairs(ops) do
     local name, key = op[1], KEYS[tonumber(op[2])]
@@ -274,13 +287,24 @@ class EventStore:
         the meta and the stream are written together, and the blob only while the meta is there)."""
         return self.head_read(match_id)[:5]
 
-    def head_read(self, match_id: str) -> Head:
-        """``head_status`` and the match's turn clocks (seat -> due time), in one script call: a
-        read of a match whose state the process has cached costs this and nothing more."""
+    def head_read(self, match_id: str, *, clocks: bool = True) -> Head:
+        """``head_status`` and the match's turn clocks (seat -> due time) in one round trip: a read
+        of a match whose state the process has cached costs this and nothing more. With ``clocks``
+        it is one script call (the head and the clocks read at one instant); without (a match that
+        has no turn clock, so no clocks to read), two plain reads in one pipeline, HMGET of the
+        head and EXISTS of the seed, and a second round trip only when the meta is missing."""
         k = keys(match_id)
-        version, head_hash, damaged, seed, has_log, clocks = self._head(
-            keys=[k["meta"], k["seed"], k["log"], k["packed"], k["deadlines"]])
-        found = {int(clocks[i]): float(clocks[i + 1]) for i in range(0, len(clocks), 2)}
+        if clocks:
+            version, head_hash, damaged, seed, has_log, flat = self._head(
+                keys=[k["meta"], k["seed"], k["log"], k["packed"], k["deadlines"]])
+        else:
+            pipe = self.r.pipeline(transaction=False)
+            pipe.hmget(k["meta"], ["version", "head_hash", "damaged"])
+            pipe.exists(k["seed"])
+            (version, head_hash, damaged), seed = pipe.execute()
+            flat = []
+            has_log = 1 if version is not None else self.r.exists(k["log"], k["packed"])
+        found = {int(flat[i]): float(flat[i + 1]) for i in range(0, len(flat), 2)}
         if version is None:
             return Head(0, None, None, bool(seed), bool(has_log), found)
         return Head(int(version), head_hash.decode() if head_hash else None, damaged.decode() if damaged else None,

@@ -106,6 +106,8 @@ class StoreCommands:
 def rules(redis_url, tmp_path, monkeypatch):
     queue = localredis.start(tmp_path / "queue")
     monkeypatch.setenv("RATE_LIMITS", "on")
+    # exact counts: the token generation read for every request (a test below sets the cache)
+    monkeypatch.setenv("TOKEN_GENERATION_CACHE_S", "0")
     monkeypatch.delenv("RATE_LIMIT_REDIS_URL", raising=False)
     app = create_app(Config(redis_url=redis_url, queue_redis_url=queue.url, auth_secret=SECRET))
     app.config["TESTING"] = True
@@ -250,5 +252,24 @@ def test_a_bot_move_cycle_is_a_head_read_and_one_write(rules):
     sent = store.during(cycle)
     assert store.answer.status_code == 201, store.answer.get_json()
     shas = _script_shas(app)
-    assert [(cmd[0].upper(), cmd[1].strip('"')) for cmd in sent] == [("EVALSHA", shas["head"]),
-                                                                      ("EVALSHA", shas["append"])], sent
+    # a match without a turn clock: its cached head is HMGET + EXISTS of the seed in one round trip
+    assert [cmd[0].upper() for cmd in sent] == ["HMGET", "EXISTS", "EVALSHA"], sent
+    assert sent[2][1].strip('"') == shas["append"], sent
+
+
+def test_a_player_s_requests_within_the_generation_cache_read_the_generation_once(rules, monkeypatch):
+    """``TOKEN_GENERATION_CACHE_S``: a process trusts a generation it read for that long, so the
+    POST right after a ``/turn`` sends no revocation read; a rotation in this process is seen at once."""
+    app, store, r = rules
+    tokens = app.extensions["tokens"]
+    tokens.generation_cache_s = 3600.0
+    mid = _match(app, [{"player_id": "a"}, {"player_id": "b"}])
+    c = app.test_client()
+    headers = _auth(r, "a")
+    turn = c.get(f"/v1/matches/{mid}/turn", headers=headers).get_json()
+    sent = store.during(lambda: c.post(f"/v1/matches/{mid}/moves", headers=headers,
+                                       json={"move": turn["moves"][0], "expected_version": turn["version"]}))
+    assert store.answer.status_code == 201, store.answer.get_json()
+    assert not [cmd for cmd in sent if cmd[0].upper() == "GET"], sent
+    tokens.rotate("a")
+    assert c.get(f"/v1/matches/{mid}/turn", headers=headers).status_code == 401

@@ -138,6 +138,8 @@ def start_stack(redis_url: str | None, workdir: Path, procfile: str = "deploy/Pr
         SCORING_URL=f"http://127.0.0.1:{ports['scoring']}", PYTHONPATH=str(ROOT),
         GAME_MODULES=env.get("GAME_MODULES", "tests.support.duel"), SSE_KEEPALIVE_S="1", WAVE_S="0.5",
         BOT_RETRY_AFTER_S="5", SEARCH_ITERATIONS="25",
+        # a rotated token is refused by every process at once (deployments trust a generation for 1 s)
+        TOKEN_GENERATION_CACHE_S="0",
         # gunicorn and RQ set their process titles with setproctitle when it is installed, which
         # writes the title over /proc/<pid>/environ; SPT_NOENV keeps the environment (and STACK_ID)
         SPT_NOENV="1",

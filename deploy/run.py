@@ -186,6 +186,8 @@ def prepare(env: dict) -> tuple[dict, dict[str, str], list[str]]:
         PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(ROOT),
         PYTHONUNBUFFERED="1",
     )
+    if "STREAM_HANDOFF_SOCKET" not in env:  # the rules workers hand held streams to rules_streams
+        env["STREAM_HANDOFF_SOCKET"] = handoff_socket(env)
     if "CORS_ORIGINS" not in env:  # the viewer served by this rules service creates tables on matchmaking
         env["CORS_ORIGINS"] = f"http://127.0.0.1:{ports['RULES']},http://localhost:{ports['RULES']}"
         said.append(f"CORS_ORIGINS={env['CORS_ORIGINS']} (the viewer's origin; set CORS_ORIGINS to choose)")
@@ -194,6 +196,19 @@ def prepare(env: dict) -> tuple[dict, dict[str, str], list[str]]:
              "then: make demo    (Ctrl-C here stops everything)"]
     env["STACK_REPLICAS"] = ",".join(f"{name}={n}" for name, n in counts.items())
     return env, programs, said
+
+
+def handoff_socket(env: dict) -> str:
+    """The stream process's Unix socket: in the data directory, or under /tmp when that path is
+    longer than a Unix socket path may be."""
+    import hashlib
+    import tempfile
+
+    path = data_dir(env) / "rules-streams.sock"
+    if len(str(path)) > 100:
+        path = Path(tempfile.gettempdir()) / f"tabletop-streams-{hashlib.sha1(str(path).encode()).hexdigest()[:12]}.sock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return str(path)
 
 
 def replicas(programs: dict[str, str], env: dict) -> dict[str, int]:

@@ -44,6 +44,8 @@ REDIS_CONF = ROOT / "deploy" / "redis.conf"
 QUEUE_REDIS_CONF = ROOT / "deploy" / "redis-queue.conf"
 EMBEDDED_REDIS = ("redis", "queue_redis")  # programs the launcher adds: started first, stopped last
 STOP_WITHIN_S = 15
+# the rules service's stream process, beside its workers on this host (not yet in compose or k8s)
+STREAM_PROCESS = "python -m services.rules.stream_server"
 PROGRAM_STOP_WAIT_S = 6  # supervisord's grace per program before SIGKILL (within STOP_WITHIN_S)
 
 
@@ -188,6 +190,9 @@ def prepare(env: dict) -> tuple[dict, dict[str, str], list[str]]:
     )
     if "STREAM_HANDOFF_SOCKET" not in env:  # the rules workers hand held streams to rules_streams
         env["STREAM_HANDOFF_SOCKET"] = handoff_socket(env)
+    if env["STREAM_HANDOFF_SOCKET"]:  # set empty: no stream process, the workers stream themselves
+        programs["rules_streams"] = STREAM_PROCESS
+        said.append(f"rules streams served by rules_streams on {env['STREAM_HANDOFF_SOCKET']} (STREAM_HANDOFF_SOCKET)")
     if "CORS_ORIGINS" not in env:  # the viewer served by this rules service creates tables on matchmaking
         env["CORS_ORIGINS"] = f"http://127.0.0.1:{ports['RULES']},http://localhost:{ports['RULES']}"
         said.append(f"CORS_ORIGINS={env['CORS_ORIGINS']} (the viewer's origin; set CORS_ORIGINS to choose)")

@@ -8,7 +8,9 @@ Rounds of three phases, each playing one precomputed Arkon match from its first 
 watchers connected to that very match before its first move, caught up, receiving each event
 as it comes), ``after`` (no watchers again). The baseline pools the watcher-free phases of the
 same run. Goal: p99 with watchers at most 1.5x the baseline.
-``python -m bench.sse_watchers [--watchers=N] [--rounds=N] [--seat-share=PERCENT]``
+``--handoff=1`` (the default) runs the rules stream process beside the worker, as deploy does
+(streams handed off, shared/stream_handoff.py); ``--handoff=0`` keeps them in the worker.
+``python -m bench.sse_watchers [--watchers=N] [--rounds=N] [--seat-share=PERCENT] [--handoff=0|1]``
 """
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ import os
 import selectors
 import signal
 import socket
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -28,7 +32,7 @@ from shared.auth import Tokens
 from shared.eventstore import EventStore
 from shared.matches import Matches
 
-from .api_throughput import SECRET, load, precompute, start_gunicorn
+from .api_throughput import ROOT, SECRET, load, precompute, start_gunicorn
 from .common import argv_int, emit
 
 GAME, PLAYERS = "arkon", 3
@@ -120,7 +124,19 @@ def watchers_of(match_id: str, head: int, n: int, seat_share: int) -> list[tuple
     return out
 
 
-def measure(redis_url: str, log, *, n_watchers: int, rounds: int, seat_share: int) -> None:
+def start_stream_process(redis_url: str, log, sock: str) -> subprocess.Popen:
+    """The rules stream process (``services.rules.stream_server``) on ``sock``, once it listens."""
+    env = dict(os.environ, REDIS_URL=redis_url, AUTH_SECRET=SECRET, PYTHONPATH=str(ROOT), STREAM_HANDOFF_SOCKET=sock)
+    proc = subprocess.Popen([sys.executable, "-m", "services.rules.stream_server"], cwd=ROOT, env=env, stdout=log,
+                            stderr=log, start_new_session=True)
+    for _ in range(600):
+        if os.path.exists(sock):
+            return proc
+        time.sleep(0.1)
+    raise RuntimeError("the stream process did not start")
+
+
+def measure(redis_url: str, log, *, n_watchers: int, rounds: int, seat_share: int, handoff: bool = True) -> None:
     matches = Matches(EventStore(redis.Redis.from_url(redis_url)))
     phases = {(r, name): precompute(matches, GAME, f"{name}-{r}", PLAYERS, seed=hash((name, r)) % 2**31)
               for r in range(rounds) for name in ("before", "watched", "after")}
@@ -128,6 +144,13 @@ def measure(redis_url: str, log, *, n_watchers: int, rounds: int, seat_share: in
                       RATE_LIMIT_STREAMS_PER_TOKEN=f"{UNCAPPED}/minute", RATE_LIMIT_STREAMS_PER_ADDRESS=f"{UNCAPPED}/minute",
                       RATE_LIMIT_WRITES_PER_TOKEN=f"{UNCAPPED}/minute")
     port = localredis.free_port()
+    streams = None
+    if handoff:
+        sock = os.path.join(tempfile.mkdtemp(), "streams.sock")
+        os.environ["STREAM_HANDOFF_SOCKET"] = sock
+        streams = start_stream_process(redis_url, log, sock)
+    else:
+        os.environ.pop("STREAM_HANDOFF_SOCKET", None)
     proc = start_gunicorn("services.rules.app:create_app()", port, redis_url, log,
                           args=("-k", "gevent", "--workers", "1", "--worker-connections", "4000"))
     results = {"before": [], "watched": [], "after": []}
@@ -169,6 +192,9 @@ def measure(redis_url: str, log, *, n_watchers: int, rounds: int, seat_share: in
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(20)
+        if streams is not None:
+            os.killpg(streams.pid, signal.SIGTERM)
+            streams.wait(20)
 
     def pooled(phase_runs: list[dict], key: str) -> float:
         return round(sum(run[key] for run in phase_runs) / len(phase_runs), 2)
@@ -176,7 +202,8 @@ def measure(redis_url: str, log, *, n_watchers: int, rounds: int, seat_share: in
     base = results["before"] + results["after"]
     base_p50, base_p99 = pooled(base, "p50_ms"), pooled(base, "p99_ms")
     with_p50, with_p99 = pooled(results["watched"], "p50_ms"), pooled(results["watched"], "p99_ms")
-    emit(bench="sse_watchers", game=GAME, workers=1, worker_class="gevent", rounds=rounds,
+    emit(bench="sse_watchers", game=GAME, workers=1, worker_class="gevent",
+         streams_served_by="stream process" if handoff else "the worker (in-process)", rounds=rounds,
          moves_per_phase=len(phases[(0, "watched")]), watchers=n_watchers, seat_share_percent=seat_share,
          watchers_accepted=watchers.accepted, watchers_connect_s=connect_s,
          watchers_still_open_after_the_end=still_open, bytes_delivered_per_watched_match=delivered,
@@ -195,7 +222,7 @@ def main() -> None:
         try:
             with open(Path(tmp) / "gunicorn.log", "w") as log:
                 measure(server.url, log, n_watchers=argv_int("watchers", 1000), rounds=argv_int("rounds", 3),
-                        seat_share=argv_int("seat-share", 10))
+                        seat_share=argv_int("seat-share", 10), handoff=bool(argv_int("handoff", 1)))
         finally:
             server.stop()
 

@@ -44,6 +44,8 @@ REDIS_CONF = ROOT / "deploy" / "redis.conf"
 QUEUE_REDIS_CONF = ROOT / "deploy" / "redis-queue.conf"
 EMBEDDED_REDIS = ("redis", "queue_redis")  # programs the launcher adds: started first, stopped last
 STOP_WITHIN_S = 15
+# the rules service's stream process, beside its workers on this host (not yet in compose or k8s)
+STREAM_PROCESS = "python -m services.rules.stream_server"
 PROGRAM_STOP_WAIT_S = 6  # supervisord's grace per program before SIGKILL (within STOP_WITHIN_S)
 
 
@@ -186,6 +188,11 @@ def prepare(env: dict) -> tuple[dict, dict[str, str], list[str]]:
         PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(ROOT),
         PYTHONUNBUFFERED="1",
     )
+    if "STREAM_HANDOFF_SOCKET" not in env:  # the rules workers hand held streams to rules_streams
+        env["STREAM_HANDOFF_SOCKET"] = handoff_socket(env)
+    if env["STREAM_HANDOFF_SOCKET"]:  # set empty: no stream process, the workers stream themselves
+        programs["rules_streams"] = STREAM_PROCESS
+        said.append(f"rules streams served by rules_streams on {env['STREAM_HANDOFF_SOCKET']} (STREAM_HANDOFF_SOCKET)")
     if "CORS_ORIGINS" not in env:  # the viewer served by this rules service creates tables on matchmaking
         env["CORS_ORIGINS"] = f"http://127.0.0.1:{ports['RULES']},http://localhost:{ports['RULES']}"
         said.append(f"CORS_ORIGINS={env['CORS_ORIGINS']} (the viewer's origin; set CORS_ORIGINS to choose)")
@@ -194,6 +201,19 @@ def prepare(env: dict) -> tuple[dict, dict[str, str], list[str]]:
              "then: make demo    (Ctrl-C here stops everything)"]
     env["STACK_REPLICAS"] = ",".join(f"{name}={n}" for name, n in counts.items())
     return env, programs, said
+
+
+def handoff_socket(env: dict) -> str:
+    """The stream process's Unix socket: in the data directory, or under /tmp when that path is
+    longer than a Unix socket path may be."""
+    import hashlib
+    import tempfile
+
+    path = data_dir(env) / "rules-streams.sock"
+    if len(str(path)) > 100:
+        path = Path(tempfile.gettempdir()) / f"tabletop-streams-{hashlib.sha1(str(path).encode()).hexdigest()[:12]}.sock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return str(path)
 
 
 def replicas(programs: dict[str, str], env: dict) -> dict[str, int]:

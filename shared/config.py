@@ -69,6 +69,9 @@ class Config:
     stream_recheck_s: float = field(default_factory=lambda: float(_env("STREAM_RECHECK_S", "2")))
     # a busy match wakes its watchers at most this often (their messages batched in one write)
     stream_coalesce_s: float = field(default_factory=lambda: float(_env("STREAM_COALESCE_S", "0.1")))
+    # the rules service's stream process (services/rules/stream_server.py): its Unix socket; empty:
+    # streams are served by the worker that received them
+    stream_handoff_socket: str = field(default_factory=lambda: _env("STREAM_HANDOFF_SOCKET", ""))
 
     @property
     def cluster(self) -> bool:

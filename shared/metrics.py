@@ -65,6 +65,8 @@ DEADLINES_FIRED = Counter("tabletop_deadlines_fired", "Due turn deadlines looked
 FOLLOWUP_SWEEPS = Counter("tabletop_followup_sweeps", "Sweeps of the follow-up intents (rules consumer)")
 FOLLOWUPS_RERUN = Counter("tabletop_followups_rerun", "Matches whose follow-ups a sweep ran again (a process "
                           "died before running them, or a bot job was lost)")
+STREAM_HANDOFFS = Counter("tabletop_stream_handoffs", "Held streams handed to the stream process "
+                          "(handed_off) or served in the worker because it was not reachable (in_process)", ["outcome"])
 STREAM_ENTRIES = Counter("tabletop_stream_entries", "Stream entries handled by a consumer group, by outcome "
                          "(ok, failed, parked)", ["stream", "group", "outcome"])
 

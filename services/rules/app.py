@@ -4,6 +4,7 @@ from __future__ import annotations
 from shared import metrics
 from shared.config import Config, load
 from shared.engine import registry
+from shared import stream_handoff
 from shared.held_streams import HeldStreams
 from shared.web import create_base_app
 
@@ -35,6 +36,7 @@ def create_app(config: Config | None = None):
     app.extensions["metrics"] += [metrics.BotQueue(rt.followups.queue.connection, config.bot_queue),
                                   metrics.AnalysisQueue(rt.followups.queue.connection),
                                   metrics.DueSets(rt.redis, {"followups": FOLLOWUPS, "deadlines": DUE})]
+    stream_handoff.install(app, stream_handoff.Handoff(config.stream_handoff_socket))
     registry.load_all()
     api.register_blueprint(blp)
     api.register_blueprint(export_blp)

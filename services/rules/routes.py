@@ -288,6 +288,8 @@ def _held_streams():
 
 def _held_answer(chunks_of, fmt: str) -> Response:
     """The streaming answer of a stream held against the caller's cap (429 beyond it)."""
+    if current_app.extensions["stream_handoff"].offer(request.environ):
+        return Response(status=200)  # never written: the stream process answers (ALREADY_HANDLED)
     streams = _held_streams()
     held = streams.claim(principal(required=False), request.remote_addr)
     answer = stream_format.response(chunks_of(held), fmt)

@@ -109,6 +109,16 @@ def ratelimit_fields(limits: list[RequestLimit]) -> dict[str, str]:
     return {"RateLimit-Policy": ", ".join(policies), "RateLimit": ", ".join(states)} if policies else {}
 
 
+def answer_fields(app: Flask) -> dict[str, str]:
+    """The RateLimit fields of the request being served, for an answer another process writes
+    (a stream handed to the stream process, which counts nothing itself)."""
+    limiter = app.extensions.get("tabletop_limiter")
+    try:
+        return ratelimit_fields(limiter.current_limits) if limiter is not None else {}
+    except Exception:  # the limits' Redis is unreachable: the answer goes out without the fields
+        return {}
+
+
 def _breach(limit: RequestLimit) -> Response:
     retry_after = max(1, math.ceil(limit.window[0] - time.time()))
     answer = problem(429, "Too Many Requests", f"rate limit exceeded: {limit.limit}; retry after {retry_after} s",
@@ -138,6 +148,8 @@ def install(app: Flask, storage_uri: str) -> Limiter | None:
     @app.errorhandler(RateLimitExceeded)
     def _limited(err: RateLimitExceeded):
         return err.response or _breach_fallback(err)
+
+    app.extensions["tabletop_limiter"] = limiter
 
     @app.after_request
     def _ratelimit_headers(response: Response) -> Response:

@@ -20,6 +20,7 @@ import socket
 log = logging.getLogger("stream-handoff")
 
 SERVE_HERE = "tabletop.serve_here"   # environ flag: this process serves the stream itself
+ANSWER_HEADERS = "tabletop.answer_headers"  # environ: fields the handing worker decided for the answer
 HANDED_OFF = "tabletop.handed_off"   # environ flag: the connection went to the stream process
 _HOP = ("HTTP_CONNECTION", "HTTP_KEEP_ALIVE", "HTTP_TRANSFER_ENCODING")
 
@@ -57,8 +58,10 @@ class Handoff:
     def __init__(self, path: str, timeout_s: float = 1.0):
         self.path, self.timeout_s = path, timeout_s
 
-    def offer(self, environ: dict) -> bool:
-        """Hand this request's connection to the stream process; False: serve it here."""
+    def offer(self, environ: dict, answer_headers: dict[str, str] | None = None) -> bool:
+        """Hand this request's connection to the stream process; False: serve it here.
+        ``answer_headers``: fields the worker decided (the RateLimit fields of the limits it
+        counted) that the stream process adds to its answer."""
         if not self.path or environ.get(SERVE_HERE) or not _async_gunicorn(environ):
             return False
         client = environ["gunicorn.socket"]
@@ -66,7 +69,8 @@ class Handoff:
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as unix:
                 unix.settimeout(self.timeout_s)
                 unix.connect(self.path)
-                socket.send_fds(unix, [json.dumps(describe(environ)).encode()], [client.fileno()])
+                desc = dict(describe(environ), answer_headers=answer_headers or {})
+                socket.send_fds(unix, [json.dumps(desc).encode()], [client.fileno()])
                 if unix.recv(3) != b"ok\n":
                     raise OSError("no ack from the stream process")
                 unix.sendall(b"go\n")

@@ -11,7 +11,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from shared import metrics, paging, stream_format
+from shared import limits, metrics, paging, stream_format
 from shared.engine.errors import IllegalMove
 from shared.eventstore.damage import DamagedLog
 from shared.eventstore.store import MAX_SEQ, Conflict
@@ -288,7 +288,7 @@ def _held_streams():
 
 def _held_answer(chunks_of, fmt: str) -> Response:
     """The streaming answer of a stream held against the caller's cap (429 beyond it)."""
-    if current_app.extensions["stream_handoff"].offer(request.environ):
+    if current_app.extensions["stream_handoff"].offer(request.environ, limits.answer_fields(current_app)):
         return Response(status=200)  # never written: the stream process answers (ALREADY_HANDLED)
     streams = _held_streams()
     held = streams.claim(principal(required=False), request.remote_addr)

@@ -24,7 +24,7 @@ from gevent.pywsgi import WSGIServer  # noqa: E402
 from gevent.server import StreamServer  # noqa: E402
 
 from shared.config import load  # noqa: E402
-from shared.stream_handoff import SERVE_HERE, request_head  # noqa: E402
+from shared.stream_handoff import ANSWER_HEADERS, SERVE_HERE, request_head  # noqa: E402
 
 log = logging.getLogger("rules.streams")
 GO_WITHIN_S = 2.0
@@ -41,7 +41,11 @@ class StreamProcess:
     def _serve_here(app):
         def application(environ, start_response):
             environ[SERVE_HERE] = True
-            return app(environ, start_response)
+            extra = list(environ.pop(ANSWER_HEADERS, {}).items())
+
+            def respond(status, headers, exc_info=None):
+                return start_response(status, list(headers) + extra, exc_info)
+            return app(environ, respond)
         return application
 
     def receive(self, unix, _address) -> None:
@@ -72,6 +76,13 @@ class StreamProcess:
         self.served += 1
         address = (desc.get("remote_addr") or "", int(desc.get("remote_port") or 0))
         handler = self.wsgi.handler_class(client, address, self.wsgi, rfile=io.BytesIO(request_head(desc)))
+        plain_environ = handler.get_environ
+
+        def environ_with_answer_headers() -> dict:
+            environ = plain_environ()
+            environ[ANSWER_HEADERS] = dict(desc.get("answer_headers") or {})
+            return environ
+        handler.get_environ = environ_with_answer_headers
         try:
             handler.handle()
         finally:

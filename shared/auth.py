@@ -26,6 +26,8 @@ from typing import Callable
 import redis
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from shared.lru import Lru
+
 DEFAULT_TOKEN_TTL_S = 30 * 24 * 3600
 DEFAULT_BOT_TOKEN_TTL_S = 600
 DEFAULT_GENERATION_CACHE_S = 1.0  # the longest a rotated token is still accepted by another process
@@ -83,7 +85,7 @@ class Tokens:
         self._legacy: dict[str, float] = {}  # written once by a migration, never changed: cached
         self.generation_cache_s = generation_cache_s_default() if generation_cache_s is None else generation_cache_s
         self._monotonic = monotonic
-        self._generations: dict[str, tuple[int, float]] = {}  # player -> (generation, when read: monotonic)
+        self._generations = Lru(GENERATION_CACHE_MAX)  # player -> (generation, when read: monotonic)
 
     def _legacy_expiry(self, kind: str) -> float | None:
         """When tokens of ``kind`` ("player", "bot") issued without an expiry expire (set once by the
@@ -112,14 +114,9 @@ class Tokens:
         return generation
 
     def _remember(self, player_id: str, generation: int, now: float) -> None:
-        """Keep a generation just read; entries older than the bound are dropped as the map grows."""
-        if self.generation_cache_s <= 0:
-            return
-        if len(self._generations) >= GENERATION_CACHE_MAX:
-            self._generations = {p: g for p, g in self._generations.items() if now - g[1] < self.generation_cache_s}
-            if len(self._generations) >= GENERATION_CACHE_MAX:
-                self._generations.clear()
-        self._generations[player_id] = (generation, now)
+        """Keep a generation just read (the least recently used player is dropped past the cap)."""
+        if self.generation_cache_s > 0:
+            self._generations.put(player_id, (generation, now))
 
     def for_player(self, player_id: str, generation: int | None = None) -> str:
         gen = self._generation(player_id, cached=False) if generation is None else generation

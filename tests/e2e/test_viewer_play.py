@@ -133,3 +133,37 @@ def test_a_stale_move_refreshes_and_an_illegal_one_shows_its_reason(stack, brows
     wait(browser, lambda d: len(d.execute_script("return window.__statuses")) == 3, what="the move's answer")
     assert browser.execute_script("return window.__statuses") == [422, 409, 201]
     assert requests.get(api).json()["version"] > version
+
+
+def test_a_read_that_fails_after_a_move_is_retried_until_the_page_shows_the_head(stack, browser):
+    """After an accepted move the page reads the match again; when those reads fail for a while (the
+    service busy, a rate limit, a dropped connection) it retries them and draws the version the move
+    made, with no help from the match's stream (which this page never gets)."""
+    person = Client.register(stack, "retrier")
+    r = person.post(f"{stack.mm}/v1/tables", json={"game": "duel", "seats": [{"player_id": person.player_id},
+                                                                            {"bot": "random"}], "options": {"rounds": 3}})
+    match_id = r.json()["match_id"]
+    api = f"{stack.rules}/v1/matches/{match_id}"
+    wait_for(lambda: requests.get(api).json()["to_act"] == [0], 60, what="the bot's decision")
+    # in every page from now on: the match's stream never answers, and once a move is posted the
+    # next four reads fail as a dropped connection does
+    planted = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+        window.__failing = 0; const real = window.fetch;
+        window.fetch = async (u, o) => {
+          if (String(u).includes('/stream')) return new Promise(() => {});
+          if (window.__failing > 0 && (!o || !o.method || o.method === 'GET')) {
+            window.__failing -= 1; throw new TypeError('Failed to fetch (planted by the test)'); }
+          if (o && o.method === 'POST') window.__failing = 4;
+          return real(u, o); };"""})
+    try:
+        open_as_seat(browser, stack.rules, match_id, person.token)
+        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#play[data-ready='1'] button[data-move]"),
+             what="the controls")
+        version = requests.get(api).json()["version"]
+        browser.find_element(By.CSS_SELECTOR, "#play button[data-move]").click()
+        wait_for(lambda: requests.get(api).json()["version"] > version, 60, what="the move")
+        wait(browser, lambda d: d.execute_script("return window.__failing") == 0, what="the planted failures used up")
+        wait(browser, lambda d: int(d.find_element(By.ID, "state").get_attribute("data-version") or 0) > version,
+             what="the version the move made drawn after the failed reads")
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": planted["identifier"]})

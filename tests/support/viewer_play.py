@@ -30,7 +30,9 @@ def wait(driver, predicate, timeout: float = 60, what: str = "the page"):
         shown = driver.execute_script(
             "const t = (id) => (document.getElementById(id) || {}).innerText || ''; "
             "return {awaited: t('awaited'), play: t('play').slice(0, 600), events: t('events').slice(0, 600), "
-            "problem: t('token-problem'), url: location.href}")
+            "problem: t('token-problem'), live: t('live'), message: t('play-message'), "
+            "head: t('head-version'), shown: (document.getElementById('state') || {dataset: {}}).dataset.version, "
+            "url: location.href}")
         raise AssertionError(f"timed out waiting for {what}; the page showed {shown}") from None
 
 

@@ -263,11 +263,28 @@ export async function showMatch(app, matchId, setTeardown) {
     drawControls(playBox, { matchId, token: s.token, turn, renderer: s.renderer, ctx: ctx(turn.version), stateNode: stateBox,
       onDone: async (r) => {
         if (!r.ok && r.status !== 409) return;  // an illegal move: its reason stays on screen
+        if (r.version) s.head = Math.max(s.head, r.version);
+        await catchUp();
+      } });
+  }
+
+  /** The summary and the log again, then the head drawn; a failed read (the service busy or
+   * restarting, a rate limit) is retried with a growing delay, so the page never stays on a
+   * version the match has left. */
+  async function catchUp() {
+    for (let delay = 250; !abort.signal.aborted; delay = Math.min(delay * 2, 4000)) {
+      try {
         await refreshSummary();
         await loadEvents();
-        drawInfo();
-        await show(s.head);
-      } });
+        break;
+      } catch (err) {
+        const msg = document.getElementById("play-message");
+        if (msg) msg.textContent = `Reading the match again (${err.status || err.message})…`;
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+    drawInfo();
+    await show(s.head);
   }
 
   let redraw = null;

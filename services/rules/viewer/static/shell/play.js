@@ -7,7 +7,8 @@ import { h, fill } from "./dom.js";
 import { postMove } from "./api.js";
 import { call } from "./renderers.js";
 
-/** Draw the controls for `turn` into `box`; onDone({ok, status, error}) after a posted move. */
+/** Draw the controls for `turn` into `box`; onDone({ok, version, status, error}) after a posted move
+ * (version: the match's version the accepted move made). */
 export function drawControls(box, { matchId, token, turn, renderer, ctx, stateNode, onDone }) {
   const moves = turn.moves || [];
   box.dataset.turnVersion = String(turn.version);
@@ -32,9 +33,9 @@ export function drawControls(box, { matchId, token, turn, renderer, ctx, stateNo
     box.dataset.ready = "0";
     message.textContent = "sending…";
     try {
-      await postMove(matchId, token, moves[index], turn.version);
+      const answer = await postMove(matchId, token, moves[index], turn.version);
       message.textContent = "";
-      onDone({ ok: true });
+      onDone({ ok: true, version: answer && answer.version });
     } catch (err) {
       busy = false;
       if (err.status === 409) {

@@ -6,7 +6,8 @@ of a random playout it asserts that:
 * the seats in ``to_act`` have legal moves and the others have none;
 * every listed legal move is accepted by ``decide`` (all of them on sampled steps);
 * malformed and unlisted moves are rejected with ``IllegalMove`` and a reason;
-* the state is plain JSON, and folding the whole log from scratch equals the live state;
+* the state is plain JSON, and folding the log equals the live state (the log folded forward
+  from the previous check on sampled steps, and the whole log from scratch at the end);
 * a seat's view and legal moves are the same in a *determinized* state built from that view
   (so nothing the seat cannot know influences what it sees), that state is playable by every
   seat (search bots play out from it), and a redacted event never holds another seat's private
@@ -22,7 +23,7 @@ reachable from the decision's start.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..canonical import clone, encode, sha256_hex
 from ..rng import FastRng, SeededRng
@@ -70,11 +71,12 @@ def check_playout(
     events = game.setup(players, opts, SeededRng(secret, "setup"))
     state = game.fold(events)
     chooser = FastRng(seed)
+    replay = _Replay(game)
     steps = 0
     while game.outcome(state) is None:
         assert steps < max_steps, f"{game.id}: no outcome after {max_steps} steps (seed {seed})"
         full = steps % full_check_every == 0
-        _check_state(game, state, players, events, full=full, rng=chooser)
+        _check_state(game, state, players, events, full=full, rng=chooser, replay=replay)
         acting = game.to_act(state)
         assert acting, f"{game.id}: nobody to act in an unfinished game (step {steps}, seed {seed})"
         seat = acting[chooser.randbelow(len(acting))]
@@ -95,7 +97,7 @@ def check_playout(
         assert encode(twin) == encode(state), f"{game.id}: advance in place and evolve disagree after {move}"
         events.extend(new_events)
         steps += 1
-    _check_state(game, state, players, events, full=True, rng=chooser)
+    _check_state(game, state, players, events, full=True, rng=chooser, replay=_Replay(game))
     if must_finish:
         assert game.outcome(state) is not None
         result = game.outcome(state)
@@ -137,7 +139,23 @@ def _check_playable(game: Game, twin: dict, players: int, rng) -> None:
         game.fold(game.decide(twin, seat, move, rng), twin)
 
 
-def _check_state(game: Game, state: dict, players: int, events: list, *, full: bool, rng) -> None:
+@dataclass
+class _Replay:
+    """The state rebuilt from the log alone, folded forward as the log grows: folding the whole log
+    again at every sampled step made a long playout's checks quadratic in its length."""
+    game: Game
+    state: dict = field(default_factory=dict)
+    folded: int = 0
+
+    def of(self, events: list) -> dict:
+        self.state = self.game.fold(events[self.folded:], self.state)
+        self.folded = len(events)
+        return self.state
+
+
+def _check_state(game: Game, state: dict, players: int, events: list, *, full: bool, rng,
+                 replay: _Replay | None = None) -> None:
+    """The per-step checks; ``replay`` carries the log folded so far (None: fold it from scratch)."""
     acting = set(game.to_act(state))
     for s in range(players):
         has = bool(game.legal_moves(state, s))
@@ -145,7 +163,7 @@ def _check_state(game: Game, state: dict, players: int, events: list, *, full: b
     if not full:
         return
     assert encode(clone(state)) == encode(state), "state is not plain JSON"
-    rebuilt = game.fold(events)
+    rebuilt = (replay or _Replay(game)).of(events)
     assert encode(rebuilt) == encode(state), f"{game.id}: replay differs from live state"
     for seat in list(range(players)) + [None]:
         view = game.view(state, seat)

@@ -30,7 +30,7 @@ def _check_determinized_worlds_are_playable(state, rng):
 def test_conformance_checks_hold_in_action_heavy_playouts():
     """Random playouts biased towards Actions and replies, so reply chains, Elite, Flank, Skirmish
     and Raids are frequent; every step passes the engine's state checks."""
-    from shared.engine.conformance import _check_state
+    from shared.engine.conformance import _check_state, _Replay
     from shared.rng import FastRng, SeededRng
 
     seen = set()
@@ -38,9 +38,10 @@ def test_conformance_checks_hold_in_action_heavy_playouts():
         events = GAME.setup(2, GAME.validate_options(2, {}), SeededRng(f"heavy-{seed}".encode(), "setup"))
         state = GAME.fold(events)
         rng = FastRng(seed)
+        replay = _Replay(GAME)
         steps = 0
         while GAME.outcome(state) is None and steps < 3000:
-            _check_state(GAME, state, 2, events, full=steps % 5 == 0, rng=rng)
+            _check_state(GAME, state, 2, events, full=steps % 5 == 0, rng=rng, replay=replay)
             if steps % 5 == 0:
                 _check_determinized_worlds_are_playable(state, rng)
             seat = GAME.to_act(state)[0]

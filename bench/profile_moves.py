@@ -15,7 +15,6 @@ sample counts in the part of its innermost frame that falls in one, in the order
 """
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import tempfile
@@ -27,8 +26,8 @@ from pathlib import Path
 
 import requests
 
-from . import children
 from .common import argv_int, emit
+from .children import cpu_ms
 from .move_cost import Stack, argv_float, human_match, load, plans
 
 PY_SPY = str(Path(sys.executable).with_name("py-spy"))  # requirements-dev.txt
@@ -57,32 +56,6 @@ PARTS = [
     ("flask / werkzeug", ("flask/", "werkzeug/")),
     ("gunicorn / gevent", ("gunicorn/", "gevent/")),
 ]
-
-
-def workers(stack: Stack) -> list[int]:
-    """The rules service's gunicorn workers: processes of the stack running its app whose parent
-    (the gunicorn master) runs it too (gunicorn titles them ``gunicorn: worker [<app>]``)."""
-    def cmdline(pid: int) -> str:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-
-    out = []
-    for pid in children.descendants(stack.stack.process.pid):
-        try:
-            parent = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-            if "services.rules.app" in cmdline(pid) and "services.rules.app" in cmdline(parent):
-                out.append(pid)
-        except (OSError, ValueError, IndexError):
-            continue
-    return sorted(out)
-
-
-def cpu_ms(pids: list[int]) -> float:
-    """User and system CPU of these processes so far (ms)."""
-    total = 0
-    for pid in pids:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])  # utime, stime (clock ticks)
-    return total * 1000 / os.sysconf("SC_CLK_TCK")
 
 
 def turn_post_load(stack: Stack, clients: int, seconds: float) -> dict:
@@ -150,7 +123,7 @@ def main() -> None:
         out.mkdir(parents=True, exist_ok=True)
         stack = Stack(Path(tmp) / "stack")
         try:
-            pids = workers(stack)
+            pids = stack.rules_workers()
             plan = plans(stack, clients) if style == "post" else None
             fmt = ("--format", "flamegraph") if svg else ("--format", "raw")
             spies = [subprocess.Popen([PY_SPY, "record", "--nonblocking", "--gil", "--pid", str(pid), "--rate", "200",

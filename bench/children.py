@@ -130,3 +130,12 @@ def stop_all(sig: int = signal.SIGTERM, grace_s: float = 5.0, *, root: int | Non
         _signal(tree, signal.SIGKILL)
         tree = _wait_gone(min(deadline, time.monotonic() + 0.5), root, reaping)
     return seen
+
+
+def cpu_ms(pids: list[int]) -> float:
+    """User and system CPU of these processes so far (ms)."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime (clock ticks)
+    return total * 1000 / os.sysconf("SC_CLK_TCK")

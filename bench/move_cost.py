@@ -36,7 +36,9 @@ Timed (ratios against baselines in the same run; medians of ``--runs``):
 
 * moves per second through the API (precomputed ``POST …/moves`` with an Idempotency-Key, one
   match per client, 1 and 8 clients) against ``bench/trivial_app.py`` (one XADD) under the rules
-  service's gunicorn settings, on the same store Redis;
+  service's gunicorn settings, on the same store Redis; beside each rate, the servers' worker CPU
+  per request (``/proc``) and ``cpu_ratio``, the trivial endpoint's over the rules workers' — what
+  the load of a shared machine moves far less than it moves the rates;
 * the same on a second stack whose Redis servers' every fsync is delayed by ``--fsync-delay-ms``
   (a cloud volume's 1-10 ms), by strace's own fault injection (``bench/syscalls.py``);
 * boardgame.io's server (``bench/peer.py``, in-memory, nothing persisted) with the same counter
@@ -129,6 +131,19 @@ class Stack:
         stack = set(children.descendants(launcher)) | {launcher} | self.stack.pids()
         return {"store": [store], "queue": [queue], "other": sorted(stack - {store, queue})}
 
+    def rules_workers(self) -> list[int]:
+        """The rules service's gunicorn workers: processes of the stack running its app whose parent
+        (the gunicorn master) runs it too (gunicorn titles them ``gunicorn: worker [<app>]``)."""
+        out = []
+        for pid in children.descendants(self.stack.process.pid):
+            try:
+                parent = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+                if "services.rules.app" in _cmdline(pid) and "services.rules.app" in _cmdline(parent):
+                    out.append(pid)
+            except (OSError, ValueError, IndexError):
+                continue
+        return sorted(out)
+
     def stop(self) -> None:
         try:
             self.stack.stop()
@@ -141,6 +156,10 @@ class Stack:
                         os.kill(pid, 15)
                     except ProcessLookupError:
                         pass
+
+
+def _cmdline(pid: int) -> str:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
 
 
 def commandstats(client: redis.Redis) -> Counter:
@@ -326,9 +345,11 @@ def plans(stack: Stack, clients: int) -> list[dict]:
     return out
 
 
-def load(plan: list[dict], seconds: float, trivial_url: str | None) -> dict:
+def load(plan: list[dict], seconds: float, trivial_url: str | None, pids: list[int] = ()) -> dict:
     """Each client posts the next move of its match (or the same body to the trivial endpoint)
-    and waits for the answer, for ``seconds``."""
+    and waits for the answer, for ``seconds``; with ``pids`` (the server's workers) also their CPU
+    per request, which the machine's load does not change as much as the rates."""
+    cpu0 = children.cpu_ms(pids) if pids else 0.0
     latencies, errors = [], [0]
     lock = threading.Lock()
     stop = time.perf_counter() + seconds
@@ -357,8 +378,11 @@ def load(plan: list[dict], seconds: float, trivial_url: str | None) -> dict:
     for t in threads:
         t.join()
     elapsed = time.perf_counter() - t0
-    return {"requests": len(latencies), "errors": errors[0], "rps": round(len(latencies) / elapsed, 1),
-            "p50_ms": round(median(latencies), 2), "p99_ms": round(percentile(latencies, 99), 2)}
+    out = {"requests": len(latencies), "errors": errors[0], "rps": round(len(latencies) / elapsed, 1),
+           "p50_ms": round(median(latencies), 2), "p99_ms": round(percentile(latencies, 99), 2)}
+    if pids:
+        out["worker_cpu_ms_per_request"] = round((children.cpu_ms(pids) - cpu0) / max(1, len(latencies)), 3)
+    return out
 
 
 def throughput(stack: Stack, redis_note: str, seconds: float, runs: int,
@@ -367,19 +391,21 @@ def throughput(stack: Stack, redis_note: str, seconds: float, runs: int,
     boardgame.io install and server URL) the peer's rows too, each of its runs interleaved with
     ours so that the machine's load of the moment weighs on all three alike."""
     trivial, trivial_url = start_trivial(stack)
+    trivial_workers, rules_workers = list(children.descendants(trivial.pid)), stack.rules_workers()
     rows, peer_rows = [], []
     try:
         for clients in (1, 8):
             plan = plans(stack, clients)
             moves, triv, peers = [], [], []
             for _ in range(runs):  # alternating, so that a slower spell of the machine hits each
-                triv.append(load(plan, seconds, f"{trivial_url}/xadd"))
-                moves.append(load(plan, seconds, None))
+                triv.append(load(plan, seconds, f"{trivial_url}/xadd", trivial_workers))
+                moves.append(load(plan, seconds, None, rules_workers))
                 if peer_at:
                     peers.append(peer.load(*peer_at, clients, seconds))
             m, t = _median_run(moves), _median_run(triv)
             rows.append(emit(bench="move_throughput", redis=redis_note, clients=clients, runs=runs, seconds=seconds,
                              moves=m, trivial_xadd=t, ratio=round(m["rps"] / max(t["rps"], 1e-9), 3),
+                             cpu_ratio=_cpu_ratio(moves, triv),
                              durability="each 201 on disk before the answer (appendfsync always)"))
             if peer_at:
                 p = _median_run(peers)
@@ -391,6 +417,14 @@ def throughput(stack: Stack, redis_note: str, seconds: float, runs: int,
         os.killpg(trivial.pid, 15)
         trivial.wait(30)
     return rows, peer_rows
+
+
+def _cpu_ratio(moves: list[dict], trivial: list[dict]) -> float | None:
+    """The trivial endpoint's worker CPU per request over the rules workers' (medians of the runs):
+    the throughput ratio a machine with the CPU to itself would approach at many clients."""
+    m = [r["worker_cpu_ms_per_request"] for r in moves if "worker_cpu_ms_per_request" in r]
+    t = [r["worker_cpu_ms_per_request"] for r in trivial if "worker_cpu_ms_per_request" in r]
+    return round(median(t) / median(m), 3) if m and t and median(m) > 0 else None
 
 
 def _median_run(runs: list[dict]) -> dict:

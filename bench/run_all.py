@@ -83,7 +83,10 @@ MOVE_COST_NOTE = (
 MOVE_TIMING_NOTE = (
     "Moves per second through the API (precomputed `POST …/moves` with an Idempotency-Key, one match per client, "
     "each client waiting for its answer) against `bench/trivial_app.py` (one XADD) under the rules service's "
-    "gunicorn settings (`-k gevent --workers 2`) on the same store Redis, alternating, median of runs. "
+    "gunicorn settings (`-k gevent --workers 2`) on the same store Redis, alternating, median of runs; "
+    "`worker_cpu_ms_per_request`: the servers' gunicorn workers' CPU per request (`/proc`), and `cpu_ratio` the "
+    "trivial endpoint's over the rules workers' (medians of the runs), which a shared machine's load moves far "
+    "less than the rates. "
     "Slow fsync: a second stack whose Redis servers have every `fsync`/`fdatasync` delayed (a cloud volume's 1-10 ms) "
     "by strace's own fault injection (`strace --seccomp-bpf -e inject=fdatasync,fsync:delay_exit=US`, "
     "`bench/syscalls.py`: no other system call of Redis is traced). Peer: boardgame.io's server "
@@ -126,6 +129,7 @@ def move_cost_section(rows: list[dict]) -> list[str]:
         MOVE_TIMING_NOTE, "",
         table([r for r in rows if r.get("bench") == "move_throughput"],
               ["redis", "clients", "moves.rps", "trivial_xadd.rps", "ratio", "moves.p50_ms", "trivial_xadd.p50_ms",
+               "moves.worker_cpu_ms_per_request", "trivial_xadd.worker_cpu_ms_per_request", "cpu_ratio",
                "durability"]), "",
         table([r for r in rows if r.get("bench") == "move_throughput_peer"],
               ["peer", "clients", "moves.rps", "moves.p50_ms", "ratio_ours_to_peer", "durability"]), "",

@@ -32,6 +32,7 @@ DEFAULT_TOKEN_TTL_S = 30 * 24 * 3600
 DEFAULT_BOT_TOKEN_TTL_S = 600
 DEFAULT_GENERATION_CACHE_S = 1.0  # the longest a rotated token is still accepted by another process
 GENERATION_CACHE_MAX = 10_000     # players whose generation one process keeps at most
+VERIFIED_CACHE_MAX = 10_000       # tokens whose checked signature one process remembers at most
 
 
 def bot_token_ttl_s() -> float:
@@ -86,6 +87,7 @@ class Tokens:
         self.generation_cache_s = generation_cache_s_default() if generation_cache_s is None else generation_cache_s
         self._monotonic = monotonic
         self._generations = Lru(GENERATION_CACHE_MAX)  # player -> (generation, when read: monotonic)
+        self._signed = Lru(VERIFIED_CACHE_MAX)  # token -> its payload, once its signature checked out
 
     def _legacy_expiry(self, kind: str) -> float | None:
         """When tokens of ``kind`` ("player", "bot") issued without an expiry expire (set once by the
@@ -132,9 +134,21 @@ class Tokens:
         ttl = bot_token_ttl_s() if ttl_s is None else ttl_s
         return self._s.dumps({"b": level, "m": match_id, "s": seat, "x": int(self.clock() + ttl)})
 
+    def _payload(self, token: str):
+        """The token's payload if its signature is good (else ``BadSignature``). A good signature
+        stays good, so a process checks each token once (the HMAC and the base64 JSON are most of
+        a request's cost of authentication); what the payload says — expiry, generation — is still
+        checked on every request."""
+        known = self._signed.get(token)
+        if known is None:
+            known = self._s.loads(token)
+            if isinstance(known, dict):
+                self._signed.put(token, known)
+        return dict(known) if isinstance(known, dict) else known
+
     def verify(self, token: str) -> Principal | None:
         try:
-            raw = self._s.loads(token)
+            raw = self._payload(token)
         except BadSignature:
             return None
         if not isinstance(raw, dict):

@@ -145,6 +145,13 @@ def install(app: Flask, storage_uri: str) -> Limiter | None:
         ],
     )
 
+    @limiter.request_filter
+    def _unlimited() -> bool:
+        """No limit applies (a read other than a stream, or a stream counted by the worker that
+        handed it off): flask-limiter then skips resolving and filtering its limits, which is most
+        of its work on a read, with the same outcome as every limit's own exemption."""
+        return not (_is_write() or _is_stream()) or bool(request.environ.get("tabletop.serve_here"))
+
     @app.errorhandler(RateLimitExceeded)
     def _limited(err: RateLimitExceeded):
         return err.response or _breach_fallback(err)

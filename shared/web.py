@@ -17,9 +17,11 @@ import math
 
 import redis
 from apispec import BasePlugin
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g, request
 from flask_smorest import Api, Blueprint
+from flask_smorest.arguments import ArgumentsMixin
 from marshmallow import Schema, fields
+from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import HTTPException
 
 from . import apidocs, metrics
@@ -238,6 +240,46 @@ def check_json_body() -> None:
     if not _depth_within(value, MAX_JSON_DEPTH):
         raise ApiError(400, "Bad Request", f"the JSON body nests more than {MAX_JSON_DEPTH} levels deep",
                        "json-too-deep")
+    if _plain_utf8(raw):  # what webargs would parse from it is this value: it need not parse it again
+        g.json_body = value
+
+
+def _plain_utf8(raw: bytes) -> bool:
+    """Whether ``raw`` is UTF-8 without a byte-order mark: then ``json.loads`` of the bytes (above)
+    and webargs' ``json.loads`` of their strict UTF-8 text read the same value (for other
+    encodings, which json.loads detects and webargs refuses, webargs keeps answering itself)."""
+    try:
+        return not raw.decode("utf-8").startswith("\ufeff")
+    except UnicodeDecodeError:
+        return False
+
+
+class CheckedJsonParser(FlaskParser):
+    """webargs' Flask parser taking a JSON body that ``check_json_body`` parsed already (the same
+    bytes, the same value) rather than parsing it a second time, and making each schema class of an
+    operation's arguments once (webargs makes one per request; a marshmallow 4 schema keeps no
+    state between loads)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._schemas: dict[type, Schema] = {}
+
+    def _raw_load_json(self, req):
+        if is_json_request(req) and "json_body" in g:
+            return g.json_body
+        return super()._raw_load_json(req)
+
+    def _get_schema(self, argmap, req):
+        if isinstance(argmap, type) and issubclass(argmap, Schema):
+            schema = self._schemas.get(argmap)
+            if schema is None:
+                schema = self._schemas[argmap] = argmap()
+            return schema
+        return super()._get_schema(argmap, req)
+
+
+# every flask-smorest Blueprint's ``arguments`` (set before any service module defines its routes)
+ArgumentsMixin.ARGUMENTS_PARSER = CheckedJsonParser()
 
 
 def _refuse_constant(name: str):

@@ -54,3 +54,22 @@ def test_within_the_bound_the_generation_is_read_once_and_zero_reads_it_every_ti
     for _ in range(3):
         assert uncached.verify(token) is not None
     assert len(reads) == 4
+
+
+def test_a_signature_checked_once_still_has_its_expiry_and_generation_checked_every_time():
+    """A process remembers the payloads of tokens whose signature it checked (shared/auth.py
+    ``_payload``); what a payload says is still checked on every request."""
+    r, clock, tokens = _pair(0)
+    wall = [1000.0]
+    tokens.clock = lambda: wall[0]
+    token = tokens.for_player("p")
+    assert tokens.verify(token) is not None
+    assert tokens.verify(token) is not None  # from the remembered payload
+    wall[0] += tokens.ttl_s + 1
+    assert tokens.verify(token) is None  # expired, remembered or not
+    wall[0] = 1000.0
+    Tokens("s", r, generation_cache_s=0).rotate("p")
+    assert tokens.verify(token) is None  # revoked, remembered or not
+    forged = token[:-2] + ("AA" if token[-2:] != "AA" else "BB")
+    assert tokens.verify(forged) is None
+    assert Tokens("other-secret", r).verify(token) is None  # remembered per process and secret

@@ -20,6 +20,7 @@ from shared.streams import MATCHES_FINISHED, RATINGS_UPDATED, Consumer, poll_tog
 from .app import build
 
 log = logging.getLogger("matchmaking.consumer")
+FINISHED_POLL_S = 0.2  # finished matches (tournament results) are read this often at most
 
 
 def main() -> None:
@@ -36,12 +37,16 @@ def main() -> None:
     finished = Consumer(client, MATCHES_FINISHED, "matchmaking-tournaments", lambda _id, m: tournaments.match_finished(m))
     metrics.serve([metrics.StreamLag(client, stream_groups_of("matchmaking"))])  # METRICS_PORT
     wave_s = float(os.environ.get("WAVE_S", "2"))
-    next_wave = 0.0
+    next_wave = next_finished = 0.0
 
     def step() -> None:
-        nonlocal next_wave
+        nonlocal next_wave, next_finished
         poll_together([ratings, notices], block_ms=200)  # both streams in one blocking read
-        finished.poll(block_ms=10)  # tournaments: a group of their own, so a read of its own
+        if time.monotonic() >= next_finished:
+            # tournaments: a group of their own, so a read of its own; at most every
+            # FINISHED_POLL_S, not after every notice (each move wakes the read above)
+            next_finished = time.monotonic() + FINISHED_POLL_S
+            finished.poll(block_ms=10)
         if time.time() >= next_wave:
             next_wave = time.time() + wave_s
             queue.wave_all()

@@ -131,9 +131,16 @@ def test_every_service_and_exporter_serves_a_parsable_exposition(mstack):
         assert samples, base
     for name, base in mstack.exporters.items():  # the containers' liveness check
         assert requests.get(f"{base}/healthz", timeout=10).status_code == 200, name
+    # a table of its own (the test does not rely on another having made one)
+    before = value(scrape(mstack.mm)[1], "tabletop_http_requests_total", service="matchmaking", route="/v1/tables",
+                   method="POST")
+    host = Client.register(mstack, f"exposer-{uuid.uuid4().hex[:6]}")
+    r = host.post(f"{mstack.mm}/v1/tables", json={"game": "duel", "seats": [{"player_id": host.player_id},
+                                                                           {"bot": "random"}]})
+    assert r.status_code == 201, r.text
     _, mm = scrape(mstack.mm)
     assert value(mm, "tabletop_http_requests_total", service="matchmaking", route="/v1/tables",
-                 method="POST") >= 1
+                 method="POST") == before + 1
 
 
 def _pids_of(stack, module: str) -> dict[int, int]:

@@ -82,7 +82,9 @@ class StreamProcess:
             extra = list(environ.pop(ANSWER_HEADERS, {}).items())
 
             def respond(status, headers, exc_info=None):
-                return start_response(status, list(headers) + extra, exc_info)
+                # every answer ends its connection, said so (a client must not send another request on it)
+                closing = [] if any(k.lower() == "connection" for k, _v in headers) else [("Connection", "close")]
+                return start_response(status, list(headers) + extra + closing, exc_info)
             return app(environ, respond)
         return application
 

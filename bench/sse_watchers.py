@@ -166,11 +166,14 @@ def measure(redis_url: str, log, *, n_watchers: int, rounds: int, seat_share: in
             return f"http://127.0.0.1:{port}/v1/matches/{match_id}/moves"
 
         def timed(plan: list[tuple]) -> dict:
-            """One match played through; its latencies and the worker's (and the stream process's)
-            CPU per move."""
+            """One match played through; its latencies and the CPU per move of the worker, the
+            stream process, and this process (which shares the machine's cores with them)."""
             cpu0 = cpu_s(pid)
             streams_cpu0 = cpu_s(streams.pid) if streams is not None else 0.0
+            own_cpu0 = cpu_s(os.getpid())  # the load generator: the moves' client and the watchers' reader
             out = load(moves_url, [plan], seconds=600)
+            out["bench_process_cpu_ms_per_move"] = round((cpu_s(os.getpid()) - own_cpu0) * 1000
+                                                         / max(1, out["requests"]), 2)
             out["worker_cpu_ms_per_move"] = round((cpu_s(pid) - cpu0) * 1000 / max(1, out["requests"]), 2)
             if streams is not None:
                 out["stream_process_cpu_ms_per_move"] = round(

@@ -131,6 +131,8 @@ def test_every_service_and_exporter_serves_a_parsable_exposition(mstack):
         assert samples, base
     for name, base in mstack.exporters.items():  # the containers' liveness check
         assert requests.get(f"{base}/healthz", timeout=10).status_code == 200, name
+    _, streams = scrape(mstack.exporters["rules_streams"])  # the rules stream process: what it holds
+    assert ("tabletop_held_streams", (("client_kind", "player"), ("service", "rules"))) in streams
     _, mm = scrape(mstack.mm)
     assert value(mm, "tabletop_http_requests_total", service="matchmaking", route="/v1/tables",
                  method="POST") >= 1

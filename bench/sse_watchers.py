@@ -231,7 +231,7 @@ def measure(redis_url: str, log, *, n_watchers: int, rounds: int, seat_share: in
          p99_ratio=round(with_p99 / base_p99, 3), goal_p99_ratio=1.5,
          round_p50_ratios=round_p50, round_p99_ratios=round_p99,
          median_round_p50_ratio=statistics.median(round_p50), median_round_p99_ratio=statistics.median(round_p99),
-         stream_process_nice=int(os.environ.get("STREAM_PROCESS_NICE") or 5) if handoff else None,
+         stream_process_nice=int(os.environ.get("STREAM_PROCESS_NICE") or 0) if handoff else None,
          cpu_per_move_ratio=round(pooled(results["watched"], "worker_cpu_ms_per_move")
                                   / pooled(base, "worker_cpu_ms_per_move"), 3),
          worker_rss_mb=rss)

@@ -14,8 +14,9 @@ its streams, as in a worker. Killed, its streams drop and clients resume (Last-E
 * The socket file is its own: removed on SIGTERM/SIGINT (first of all, so that the workers stop
   handing off to a process that is going); one left by a process killed -9 is removed at start
   (nothing answers on it), while one a live stream process answers on is an error at start.
-* ``STREAM_PROCESS_NICE`` (default 5): its CPU priority below the workers' (``os.nice``), so that
-  on a busy host the move that caused a fan-out is answered before the fan-out's writes.
+* ``STREAM_PROCESS_NICE`` (default 0): lowers its CPU priority below the workers' (``os.nice``),
+  for a host where the fan-out's writes should yield to moves (measured on 2 shared cores, 5 did
+  not lower the move's p99: docs/benchmarks.md).
 """
 from gevent import monkey
 
@@ -192,7 +193,7 @@ def release_socket(path: str, ours: int) -> None:
 def main() -> None:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     config = load()
-    nice = int(os.environ.get("STREAM_PROCESS_NICE") or 5)
+    nice = int(os.environ.get("STREAM_PROCESS_NICE") or 0)
     if nice:
         os.nice(nice)
     if not config.stream_handoff_socket:

@@ -7,7 +7,10 @@ Rounds of three phases, each playing one precomputed Arkon match from its first 
 (one client, one move at a time, as its seats would): ``before`` (no watchers), ``watched`` (the
 watchers connected to that very match before its first move, caught up, receiving each event
 as it comes), ``after`` (no watchers again). The baseline pools the watcher-free phases of the
-same run. Goal: p99 with watchers at most 1.5x the baseline.
+same run. Goal: p99 with watchers at most 1.5x the baseline. Each round's own ratios (its watched
+phase against its before and after phases) are reported too, and their median
+(``median_round_p99_ratio``): a p99 of one phase of ~150 moves is its second-worst move, so a
+single round moves with the machine's other load.
 ``--handoff=1`` (the default) runs the rules stream process beside the worker, as deploy does
 (streams handed off, shared/stream_handoff.py); ``--handoff=0`` keeps them in the worker.
 ``python -m bench.sse_watchers [--watchers=N] [--rounds=N] [--seat-share=PERCENT] [--handoff=0|1]``
@@ -18,6 +21,7 @@ import os
 import selectors
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -162,10 +166,18 @@ def measure(redis_url: str, log, *, n_watchers: int, rounds: int, seat_share: in
             return f"http://127.0.0.1:{port}/v1/matches/{match_id}/moves"
 
         def timed(plan: list[tuple]) -> dict:
-            """One match played through; its latencies and the worker's CPU per move."""
+            """One match played through; its latencies and the CPU per move of the worker, the
+            stream process, and this process (which shares the machine's cores with them)."""
             cpu0 = cpu_s(pid)
+            streams_cpu0 = cpu_s(streams.pid) if streams is not None else 0.0
+            own_cpu0 = cpu_s(os.getpid())  # the load generator: the moves' client and the watchers' reader
             out = load(moves_url, [plan], seconds=600)
+            out["bench_process_cpu_ms_per_move"] = round((cpu_s(os.getpid()) - own_cpu0) * 1000
+                                                         / max(1, out["requests"]), 2)
             out["worker_cpu_ms_per_move"] = round((cpu_s(pid) - cpu0) * 1000 / max(1, out["requests"]), 2)
+            if streams is not None:
+                out["stream_process_cpu_ms_per_move"] = round(
+                    (cpu_s(streams.pid) - streams_cpu0) * 1000 / max(1, out["requests"]), 2)
             return out
 
         for r in range(rounds):
@@ -199,6 +211,12 @@ def measure(redis_url: str, log, *, n_watchers: int, rounds: int, seat_share: in
     def pooled(phase_runs: list[dict], key: str) -> float:
         return round(sum(run[key] for run in phase_runs) / len(phase_runs), 2)
 
+    def round_ratio(r: int, key: str) -> float:
+        baseline = (results["before"][r][key] + results["after"][r][key]) / 2
+        return round(results["watched"][r][key] / baseline, 3)
+
+    round_p50 = [round_ratio(r, "p50_ms") for r in range(rounds)]
+    round_p99 = [round_ratio(r, "p99_ms") for r in range(rounds)]
     base = results["before"] + results["after"]
     base_p50, base_p99 = pooled(base, "p50_ms"), pooled(base, "p99_ms")
     with_p50, with_p99 = pooled(results["watched"], "p50_ms"), pooled(results["watched"], "p99_ms")
@@ -211,6 +229,9 @@ def measure(redis_url: str, log, *, n_watchers: int, rounds: int, seat_share: in
          baseline_p50_ms=base_p50, baseline_p99_ms=base_p99, with_watchers_p50_ms=with_p50,
          with_watchers_p99_ms=with_p99, p50_ratio=round(with_p50 / base_p50, 3),
          p99_ratio=round(with_p99 / base_p99, 3), goal_p99_ratio=1.5,
+         round_p50_ratios=round_p50, round_p99_ratios=round_p99,
+         median_round_p50_ratio=statistics.median(round_p50), median_round_p99_ratio=statistics.median(round_p99),
+         stream_process_nice=int(os.environ.get("STREAM_PROCESS_NICE") or 0) if handoff else None,
          cpu_per_move_ratio=round(pooled(results["watched"], "worker_cpu_ms_per_move")
                                   / pooled(base, "worker_cpu_ms_per_move"), 3),
          worker_rss_mb=rss)

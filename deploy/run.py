@@ -44,8 +44,7 @@ REDIS_CONF = ROOT / "deploy" / "redis.conf"
 QUEUE_REDIS_CONF = ROOT / "deploy" / "redis-queue.conf"
 EMBEDDED_REDIS = ("redis", "queue_redis")  # programs the launcher adds: started first, stopped last
 STOP_WITHIN_S = 15
-# the rules service's stream process, beside its workers on this host (not yet in compose or k8s)
-STREAM_PROCESS = "python -m services.rules.stream_server"
+STREAM_PROCESS = "rules_streams"  # the rules service's stream process, beside its workers (one host)
 PROGRAM_STOP_WAIT_S = 6  # supervisord's grace per program before SIGKILL (within STOP_WITHIN_S)
 
 
@@ -188,11 +187,18 @@ def prepare(env: dict) -> tuple[dict, dict[str, str], list[str]]:
         PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(ROOT),
         PYTHONUNBUFFERED="1",
     )
-    if "STREAM_HANDOFF_SOCKET" not in env:  # the rules workers hand held streams to rules_streams
+    if STREAM_PROCESS not in programs:  # a Procfile without it: the workers stream themselves
+        env["STREAM_HANDOFF_SOCKET"] = ""
+    elif "STREAM_HANDOFF_SOCKET" not in env:  # the rules workers hand held streams to rules_streams
         env["STREAM_HANDOFF_SOCKET"] = handoff_socket(env)
-    if env["STREAM_HANDOFF_SOCKET"]:  # set empty: no stream process, the workers stream themselves
-        programs["rules_streams"] = STREAM_PROCESS
+    if env["STREAM_HANDOFF_SOCKET"]:
+        if counts[STREAM_PROCESS] != 1:
+            raise StartError("rules_streams runs once per host (its workers hand streams to one socket): "
+                             "REPLICAS_RULES_STREAMS must be 1")
         said.append(f"rules streams served by rules_streams on {env['STREAM_HANDOFF_SOCKET']} (STREAM_HANDOFF_SOCKET)")
+    else:  # set empty: no stream process, the workers stream themselves
+        programs.pop(STREAM_PROCESS, None)
+        counts.pop(STREAM_PROCESS, None)
     if "CORS_ORIGINS" not in env:  # the viewer served by this rules service creates tables on matchmaking
         env["CORS_ORIGINS"] = f"http://127.0.0.1:{ports['RULES']},http://localhost:{ports['RULES']}"
         said.append(f"CORS_ORIGINS={env['CORS_ORIGINS']} (the viewer's origin; set CORS_ORIGINS to choose)")

@@ -91,6 +91,11 @@ class HeldStreams:
         with self._lock:
             return len(self._held) if client is None else self._count[client]
 
+    def counts(self) -> dict[str, int]:
+        """Client -> how many streams it holds in this process now."""
+        with self._lock:
+            return dict(self._count)
+
     def claim(self, who: Principal | None, address: str | None) -> Held:
         """A place for one more stream of this client; 429 when it holds its cap already."""
         client = client_of(who, address)

@@ -2,8 +2,8 @@
 
 The worker runs a stream route's checks as usual; then, instead of streaming, it passes the
 client's TCP socket to the stream process over a Unix socket (``STREAM_HANDOFF_SOCKET``) with
-``socket.send_fds`` and a JSON description of the request, and answers gunicorn
-``ALREADY_HANDLED`` (gunicorn writes nothing and closes its copy of the fd only).
+``socket.send_fds`` and a JSON description of the request, and leaves the connection (gunicorn
+writes nothing and closes its copy of the fd only; ``install``).
 
 Protocol, one Unix connection per handoff, so that exactly one process serves a stream (or, if
 the stream process dies half-way, none: the client reconnects with Last-Event-ID):
@@ -44,7 +44,7 @@ def request_head(desc: dict) -> bytes:
 
 
 def _async_gunicorn(environ: dict) -> bool:
-    """Only gunicorn's async (gevent) workers understand ``ALREADY_HANDLED``."""
+    """Only gunicorn's async (gevent) workers let a request give its connection away (``install``)."""
     if not str(environ.get("SERVER_SOFTWARE", "")).startswith("gunicorn") or "gunicorn.socket" not in environ:
         return False
     try:
@@ -89,7 +89,11 @@ def _count(outcome: str) -> None:
 
 
 def install(app, handoff: Handoff) -> None:
-    """Answer gunicorn ``ALREADY_HANDLED`` for a request whose connection was handed off."""
+    """End the worker's part in a request whose connection was handed off: gunicorn writes nothing
+    and closes its copy of the socket at once. (``ALREADY_HANDLED`` alone would leave the worker
+    in its keep-alive loop, waiting up to ``keepalive`` seconds for another request on a connection
+    it no longer serves; ``StopIteration`` is gunicorn's way out of that loop, what its
+    ``is_already_handled`` says a worker may raise.)"""
     inner = app.wsgi_app
     app.extensions["stream_handoff"] = handoff
 
@@ -98,8 +102,7 @@ def install(app, handoff: Handoff) -> None:
         if environ.get(HANDED_OFF):
             if hasattr(result, "close"):
                 result.close()
-            from gunicorn.workers.base_async import ALREADY_HANDLED
-            return ALREADY_HANDLED
+            raise StopIteration("the connection was handed to the stream process")
         return result
 
     app.wsgi_app = wsgi_app

@@ -45,21 +45,40 @@ class Feed:
         self.changed = threading.Condition()  # guards the fields above
         self._news = threading.Event()        # set (and replaced) whenever they change
         self._memo: OrderedDict = OrderedDict()
+        self._building: dict[tuple, threading.Event] = {}  # memo keys being built, set when built
         self._memo_lock = threading.Lock()
 
     def memo(self, key: tuple, build):
         """What ``build()`` gives for ``key`` (an audience and a record or version), built once for
         every watcher of the match in this process: a message is redacted and serialized once per
-        audience (spectators, each seat), not once per watcher."""
+        audience (spectators, each seat), not once per watcher. Built by one watcher at a time:
+        the others woken by the same change wait for its result instead of building it too (a
+        build that reads Redis, like a seat's state, yields meanwhile); if it fails, each builds
+        for itself."""
         with self._memo_lock:
             hit = self._memo.get(key)
-        if hit is None:
+            building = None if hit is not None else self._building.get(key)
+            mine = hit is None and building is None
+            if mine:
+                building = self._building[key] = threading.Event()
+        if hit is not None:
+            return hit
+        if not mine:
+            building.wait()
+            with self._memo_lock:
+                hit = self._memo.get(key)
+            return hit if hit is not None else build()
+        try:
             hit = build()
             with self._memo_lock:
                 self._memo[key] = hit
                 while len(self._memo) > MEMO:
                     self._memo.popitem(last=False)
-        return hit
+            return hit
+        finally:
+            with self._memo_lock:
+                self._building.pop(key, None)
+            building.set()
 
     def records_after(self, seq: int) -> list[dict] | None:
         """Buffered records with a seq above ``seq``; None when the buffer does not reach back."""

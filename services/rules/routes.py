@@ -289,7 +289,7 @@ def _held_streams():
 def _held_answer(chunks_of, fmt: str) -> Response:
     """The streaming answer of a stream held against the caller's cap (429 beyond it)."""
     if current_app.extensions["stream_handoff"].offer(request.environ, limits.answer_fields(current_app)):
-        return Response(status=200)  # never written: the stream process answers (ALREADY_HANDLED)
+        return Response(status=200)  # never written: the stream process answers (see stream_handoff.install)
     streams = _held_streams()
     held = streams.claim(principal(required=False), request.remote_addr)
     answer = stream_format.response(chunks_of(held), fmt)

@@ -27,6 +27,11 @@ def processes() -> dict[str, tuple[int, list[str]]]:
 
 
 def needs_auth_secret(argv: list[str]) -> bool:
-    """Whether a process signs or checks tokens: the three services (gunicorn) and the rules
-    consumer (it mints each bot job's token). Bot workers, the indexer and the other consumers don't."""
-    return argv[0] == "gunicorn" or argv[-1] == "services.rules.consumer"
+    """Whether a process signs or checks tokens: the three services (gunicorn), the rules stream
+    process (it runs the stream routes, token checks included) and the rules consumer (it mints
+    each bot job's token). Bot workers, the indexer and the other consumers don't."""
+    return argv[0] == "gunicorn" or argv[-1] in ("services.rules.consumer", "services.rules.stream_server")
+
+
+STREAM_PROCESS = "rules_streams"  # beside the rules workers: same host (compose), same pod (k8s)
+STREAM_SOCKET_DIR = "/run/tabletop-streams"

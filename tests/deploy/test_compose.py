@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 from deploy import healthcheck
-from tests.deploy.common import ROOT, needs_auth_secret, processes
+from tests.deploy.common import ROOT, STREAM_PROCESS, STREAM_SOCKET_DIR, needs_auth_secret, processes
 
 COMPOSE = ROOT / "deploy" / "compose.yaml"
 SCHEMA = ROOT / "deploy" / "schemas" / "compose-spec.json"
@@ -99,6 +99,26 @@ def test_only_the_processes_that_sign_tokens_get_the_auth_secret(compose):
         env = compose["services"][name]["environment"]
         assert ("AUTH_SECRET" in env) == needs_auth_secret(argv), name
     assert "AUTH_SECRET" not in compose["services"]["bot_worker"]["environment"]
+
+
+def test_rule_streams_that_hold_the_stream_process_shares_the_socket_directory_with_the_rules_service(compose):
+    services = compose["services"]
+    socket_path = services["rules"]["environment"]["STREAM_HANDOFF_SOCKET"]
+    assert socket_path == services[STREAM_PROCESS]["environment"]["STREAM_HANDOFF_SOCKET"]
+    assert socket_path.startswith("${STREAM_HANDOFF_SOCKET-")  # an empty value turns the handoff off
+    assert socket_path.rstrip("}").split("-", 1)[1].rsplit("/", 1)[0] == STREAM_SOCKET_DIR
+    mounts = [{v.split(":")[0] for v in services[name]["volumes"] if v.endswith(f":{STREAM_SOCKET_DIR}")}
+              for name in ("rules", STREAM_PROCESS)]
+    assert mounts[0] == mounts[1] and len(mounts[0]) == 1 and mounts[0] <= set(compose["volumes"])
+    dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
+    assert f"chown tabletop {STREAM_SOCKET_DIR}" in dockerfile  # the non-root user binds the socket there
+
+
+def test_docker_compose_resolves_the_socket_or_turns_the_handoff_off():
+    on = json.loads(run_config({"AUTH_SECRET": "t"}).stdout)["services"]
+    assert on["rules"]["environment"]["STREAM_HANDOFF_SOCKET"] == f"{STREAM_SOCKET_DIR}/rules-streams.sock"
+    off = json.loads(run_config({"AUTH_SECRET": "t", "STREAM_HANDOFF_SOCKET": ""}).stdout)["services"]
+    assert off["rules"]["environment"]["STREAM_HANDOFF_SOCKET"] == ""
 
 
 def test_redis_uses_the_projects_configuration_a_volume_and_a_ping_health_check(compose):

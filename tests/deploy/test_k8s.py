@@ -9,11 +9,12 @@ import pytest
 import yaml
 
 from shared.config import Config
-from tests.deploy.common import ROOT, needs_auth_secret, processes
+from tests.deploy.common import ROOT, STREAM_PROCESS, STREAM_SOCKET_DIR, needs_auth_secret, processes
 
 K8S = ROOT / "deploy" / "k8s"
 K8S_VERSION = "1.33"
 WORKLOADS = ("Deployment", "StatefulSet")
+SIDECARS = {STREAM_PROCESS: "rules"}  # a process that runs as a container of another process's pod
 
 
 def documents() -> list[dict]:
@@ -73,12 +74,22 @@ def test_every_container_has_probes_and_resource_requests_and_limits(docs):
                 assert {"cpu", "memory"} <= set(c["resources"][part]), where
 
 
+def workload_of(deployments: dict, name: str) -> tuple[dict, dict]:
+    """The Deployment and the container that run Procfile process ``name``."""
+    host = SIDECARS.get(name, name)
+    workload = deployments.get(host.replace("_", "-"))
+    assert workload is not None, f"{name} (deploy/Procfile) has no Deployment in deploy/k8s"
+    pod = workload["spec"]["template"]["spec"]["containers"]
+    if name not in SIDECARS:
+        assert len(pod) == 1 + sum(h == host for h in SIDECARS.values()), name
+    (container,) = [c for c in pod if c["name"] == name.replace("_", "-")]
+    return workload, container
+
+
 def test_every_procfile_process_has_a_workload_running_its_command(docs):
     deployments = by_kind(docs, "Deployment")
     for name, (_count, argv) in processes().items():
-        workload = deployments.get(name.replace("_", "-"))
-        assert workload is not None, f"{name} (deploy/Procfile) has no Deployment in deploy/k8s"
-        (container,) = workload["spec"]["template"]["spec"]["containers"]
+        workload, container = workload_of(deployments, name)
         assert container["args"] == argv, name
         assert container["image"] == "tabletop-server:latest"
         labels = workload["spec"]["template"]["metadata"]["labels"]
@@ -88,10 +99,28 @@ def test_every_procfile_process_has_a_workload_running_its_command(docs):
             assert str(container["livenessProbe"]["httpGet"]["port"]) == env["METRICS_PORT"], name
 
 
-def _secret_refs(workload: dict) -> list[str]:
+def test_rule_streams_that_hold_the_stream_process_is_a_container_of_the_rules_pod_sharing_its_socket(docs):
+    deployments = by_kind(docs, "Deployment")
+    workload, streams = workload_of(deployments, STREAM_PROCESS)
+    _, rules = workload_of(deployments, SIDECARS[STREAM_PROCESS])
+    pod = workload["spec"]["template"]["spec"]
+    sockets = []
+    for c in (rules, streams):
+        env = {e["name"]: e.get("value") for e in c["env"]}
+        sockets.append(env["STREAM_HANDOFF_SOCKET"])
+        mounts = {m["mountPath"]: m["name"] for m in c["volumeMounts"]}
+        volume = mounts[STREAM_SOCKET_DIR]
+        assert {"name": volume, "emptyDir": {}} in pod["volumes"], c["name"]
+    assert sockets[0] == sockets[1] and sockets[0].rsplit("/", 1)[0] == STREAM_SOCKET_DIR
+    assert streams["readinessProbe"]["httpGet"]["path"] == "/healthz"  # ready once it listens on the socket
+
+
+def _secret_refs(workload: dict, only: str | None = None) -> list[str]:
     spec = workload["spec"]["template"]["spec"]
     refs = [v["secret"]["secretName"] for v in spec.get("volumes", []) if "secret" in v]
     for c in containers(workload):
+        if only is not None and c["name"] != only:
+            continue
         refs += [e["secretRef"]["name"] for e in c.get("envFrom", []) if "secretRef" in e]
         refs += [e["valueFrom"]["secretKeyRef"]["name"] for e in c.get("env", [])
                  if "secretKeyRef" in e.get("valueFrom", {})]
@@ -102,7 +131,8 @@ def _secret_refs(workload: dict) -> list[str]:
 def test_only_what_signs_tokens_gets_the_auth_secret_and_bot_workers_get_no_secret(docs):
     deployments = by_kind(docs, "Deployment")
     for name, (_count, argv) in processes().items():
-        refs = _secret_refs(deployments[name.replace("_", "-")])
+        workload, container = workload_of(deployments, name)
+        refs = _secret_refs(workload, container["name"])
         assert bool(refs) == needs_auth_secret(argv), (name, refs)
     assert _secret_refs(deployments["bot-worker"]) == []
     for config in by_kind(docs, "ConfigMap").values():

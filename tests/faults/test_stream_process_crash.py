@@ -2,8 +2,11 @@
 throughout, and the client, resuming with Last-Event-ID, gets every event once (issue #25)."""
 from __future__ import annotations
 
+import socket
+
 import pytest
 
+from deploy.run import handoff_socket
 from tests.support.chaos import kill9, role_pids
 from tests.support.stack import Client, seat_players, start_stack, wait_for
 from tests.support.streams import StreamReader
@@ -11,9 +14,20 @@ from tests.support.streams import StreamReader
 pytestmark = pytest.mark.slow
 
 
+def listening(path: str) -> bool:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.connect(path)
+        except OSError:
+            return False
+    return True
+
+
 def test_rule_streams_that_hold_kill_9_of_the_stream_process_loses_no_event(tmp_path):
     stack = start_stack(None, tmp_path)
     try:
+        # the stack is ready without it (the workers would serve the stream): wait until it listens
+        wait_for(lambda: listening(handoff_socket(stack.env)), 90, 0.1, "the stream process to listen")
         alice, bob = Client.register(stack, "sp-a"), Client.register(stack, "sp-b")
         mid = seat_players(alice, {"game": "duel", "seats": [
             {"player_id": alice.player_id}, {"player_id": bob.player_id}]}, [bob])

@@ -138,6 +138,8 @@ def test_every_service_and_exporter_serves_a_parsable_exposition(mstack):
     r = host.post(f"{mstack.mm}/v1/tables", json={"game": "duel", "seats": [{"player_id": host.player_id},
                                                                            {"bot": "random"}]})
     assert r.status_code == 201, r.text
+    _, streams = scrape(mstack.exporters["rules_streams"])  # the rules stream process: what it holds
+    assert ("tabletop_held_streams", (("client_kind", "player"), ("service", "rules"))) in streams
     _, mm = scrape(mstack.mm)
     assert value(mm, "tabletop_http_requests_total", service="matchmaking", route="/v1/tables",
                  method="POST") == before + 1

@@ -5,7 +5,7 @@ The match store is one Redis server (``REDIS_URL``) or a Redis Cluster (``REDIS_
 cluster, so with a cluster the queues need a plain Redis of their own (``QUEUE_REDIS_URL``).
 Every process builds its clients here: ``store_client`` (match logs, metadata, the streams between
 services, scoring's and matchmaking's data), ``queue_client`` (RQ) and ``limits_storage_uri``
-(flask-limiter's counters, on the match store).
+(the rate limits' counters, ``shared/limits.py``).
 """
 from __future__ import annotations
 
@@ -159,7 +159,7 @@ def queue_client(config: Config) -> redis.Redis:
 
 
 def limits_storage_uri(config: Config) -> str:
-    """Where flask-limiter keeps its counters, in the ``limits`` library's URI form:
+    """Where the rate limits (``shared/limits.py``) keep their counters, in the ``limits`` library's URI form:
     ``RATE_LIMIT_REDIS_URL`` when set; else, on a single match store with a queue Redis of its own
     (``QUEUE_REDIS_URL``), that queue Redis (a counter is no match data, and a move then costs the
     match store one durable write, its append); else the match store."""

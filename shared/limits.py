@@ -1,4 +1,4 @@
-"""Rate limits on writes and streams, per player token and per client address (flask-limiter).
+"""Rate limits on writes and streams, per player token and per client address (the ``limits`` library).
 
 A request with a player's token counts against that player (all its tokens together); a request
 without a valid token counts against its client address. One counter per request (one Redis round
@@ -18,11 +18,16 @@ problem+json with ``Retry-After`` (seconds). Reads other than streams are not li
 cannot be reached the limits are skipped (the request then meets Redis itself and answers for that).
 
 Every answer to a limited request, success or not, carries the IETF fields of
-draft-ietf-httpapi-ratelimit-headers (flask-limiter's own headers are the older ``X-RateLimit-*``
-and put ``Retry-After`` on every answer, so these are written here, from the limits flask-limiter
-evaluated for the request): ``RateLimit-Policy: "<scope>";q=<quota>;w=<window s>`` and
+draft-ietf-httpapi-ratelimit-headers: ``RateLimit-Policy: "<scope>";q=<quota>;w=<window s>`` and
 ``RateLimit: "<scope>";r=<remaining>;t=<s until the window resets>``, one item per limit that
 applied. The counting and the reading of the window are one Redis call (``shared.ratewindow``).
+
+The limits are counted by a before_request hook of ours with the ``limits`` library's parsing,
+storage and keys (flask-limiter's own core; flask-limiter itself, which this replaced, resolved,
+filtered and wrapped its limits in objects on every request, about a quarter of a POST's CPU). The
+counters are the ones flask-limiter kept: ``LIMITS:LIMITER/ratelimit:<app>/<key>/<scope>/<amount>/
+<multiples>/<granularity>``. A limit string may hold several limits (``"10/second;3000/minute"``):
+each is counted, shortest window first, until one is exceeded.
 """
 from __future__ import annotations
 
@@ -30,13 +35,18 @@ import logging
 import math
 import os
 import time
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable
 
-from flask import Flask, Response, request
-from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded, RequestLimit
+from flask import Flask, Response, g, request
+from limits import RateLimitItem, parse_many
+from limits.storage import storage_from_string
+from limits.util import WindowStats
 
-from . import ratewindow
 from .caller import principal
 from .problems import ApiError, problem
+from .ratewindow import OneTripCounter
 
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
 DEFAULTS = {
@@ -45,10 +55,17 @@ DEFAULTS = {
     "RATE_LIMIT_STREAMS_PER_TOKEN": "120/minute",
     "RATE_LIMIT_STREAMS_PER_ADDRESS": "3000/minute",
 }
+LOG = logging.getLogger("limits")
 
 
 def _setting(name: str) -> str:
     return os.environ.get(name, DEFAULTS[name])
+
+
+@lru_cache(maxsize=64)
+def _parsed(limit_string: str) -> tuple[RateLimitItem, ...]:
+    """The limits a setting names, shortest window first (read on every request, parsed once)."""
+    return tuple(sorted(parse_many(limit_string)))
 
 
 def _caller():
@@ -68,63 +85,113 @@ def _is_write() -> bool:
 
 
 def _player_key() -> str:
+    """The player a request counts against ("" for an anonymous caller or a bot token)."""
     who = _caller()
     return f"player:{who.player_id}" if who is not None and who.player_id else ""
 
 
 def _address_key() -> str:
-    return f"address:{request.remote_addr or 'unknown'}"
+    """The client address an anonymous request counts against ("" for a caller with a token)."""
+    return f"address:{request.remote_addr or 'unknown'}" if _caller() is None else ""
 
 
-def _anonymous() -> bool:
-    return _caller() is None
+@dataclass(frozen=True)
+class Rule:
+    """One application limit: the setting that holds it, whom it counts, its scope, which requests."""
+    setting: str
+    key: Callable[[], str]
+    scope: str
+    applies: Callable[[], bool]
 
 
-def _limit(setting: str, key, scope: str, applies) -> ApplicationLimit:
-    by_player = key is _player_key
-
-    def exempt() -> bool:
-        if request.environ.get("tabletop.serve_here"):  # counted by the worker that handed it off
-            return True
-        if not applies():
-            return True
-        return not key() if by_player else not _anonymous()
-
-    return ApplicationLimit(lambda: _setting(setting), key_function=key, scope=scope, exempt_when=exempt)
+RULES = (
+    Rule("RATE_LIMIT_WRITES_PER_TOKEN", _player_key, "writes-token", _is_write),
+    Rule("RATE_LIMIT_WRITES_PER_ADDRESS", _address_key, "writes-address", _is_write),
+    Rule("RATE_LIMIT_STREAMS_PER_TOKEN", _player_key, "streams-token", _is_stream),
+    Rule("RATE_LIMIT_STREAMS_PER_ADDRESS", _address_key, "streams-address", _is_stream),
+)
 
 
-def _reset_in(limit: RequestLimit) -> int:
-    return max(0, math.ceil(limit.window[0] - time.time()))
+@dataclass(frozen=True)
+class Applied:
+    """A limit counted for the request being served, and its window after the count."""
+    scope: str
+    limit: RateLimitItem
+    window: WindowStats
+    breached: bool
 
 
-def ratelimit_fields(limits: list[RequestLimit]) -> dict[str, str]:
+def _reset_in(limit: Applied) -> int:
+    return max(0, math.ceil(limit.window.reset_time - time.time()))
+
+
+def ratelimit_fields(limits: list[Applied]) -> dict[str, str]:
     """The ``RateLimit`` and ``RateLimit-Policy`` fields for the limits that applied to a request."""
     policies, states = [], []
     for limit in limits:
-        name = str(limit.request_args[-1]) if limit.request_args else "default"  # the scope
-        policies.append(f'"{name}";q={limit.limit.amount};w={limit.limit.get_expiry()}')
-        remaining = 0 if limit.breached else max(0, limit.remaining)
+        policies.append(f'"{limit.scope}";q={limit.limit.amount};w={limit.limit.get_expiry()}')
+        remaining = 0 if limit.breached else max(0, limit.window.remaining)
         reset = max(1, _reset_in(limit)) if limit.breached else _reset_in(limit)
-        states.append(f'"{name}";r={remaining};t={reset}')
+        states.append(f'"{limit.scope}";r={remaining};t={reset}')
     return {"RateLimit-Policy": ", ".join(policies), "RateLimit": ", ".join(states)} if policies else {}
 
 
 def answer_fields(app: Flask) -> dict[str, str]:
     """The RateLimit fields of the request being served, for an answer another process writes
     (a stream handed to the stream process, which counts nothing itself)."""
-    limiter = app.extensions.get("tabletop_limiter")
-    try:
-        return ratelimit_fields(limiter.current_limits) if limiter is not None else {}
-    except Exception:  # the limits' Redis is unreachable: the answer goes out without the fields
+    if app.extensions.get("tabletop_limiter") is None:
         return {}
+    return ratelimit_fields(g.get("_rate_limits", []))
 
 
-def _breach(limit: RequestLimit) -> Response:
-    retry_after = max(1, math.ceil(limit.window[0] - time.time()))
+def _breach(limit: Applied) -> Response:
+    retry_after = max(1, math.ceil(limit.window.reset_time - time.time()))
     answer = problem(429, "Too Many Requests", f"rate limit exceeded: {limit.limit}; retry after {retry_after} s",
                      "rate-limited", retry_after=retry_after)
     answer.headers["Retry-After"] = str(retry_after)
     return answer
+
+
+class Limiter:
+    """Counts the application limits of each request in a ``limits`` storage (``storage_uri``)."""
+
+    def __init__(self, app_name: str, storage_uri: str):
+        self.prefix = f"ratelimit:{app_name}"
+        self.counter = OneTripCounter(storage_from_string(storage_uri, **_pool_options(storage_uri)))
+
+    def check(self) -> Response | None:
+        """The before_request hook: count the request against the limits that apply to it (kept for
+        the answer's fields); a 429 when one is exceeded. A request no limit applies to (a read
+        other than a stream, a stream counted by the worker that handed it off, a bot's) costs
+        nothing more. When the counters' Redis fails the limits are skipped."""
+        g._rate_limits = applied = []
+        if not (_is_write() or _is_stream()) or request.environ.get("tabletop.serve_here"):
+            return None
+        try:
+            for rule in RULES:
+                if not rule.applies():
+                    continue
+                key = rule.key()
+                if not key:
+                    continue
+                for item in _parsed(_setting(rule.setting)):
+                    allowed, window = self.counter.hit(item, self.prefix, key, rule.scope)
+                    applied.append(Applied(rule.scope, item, window, not allowed))
+                    if not allowed:
+                        LOG.info("ratelimit %s (%s) exceeded at %s", item, key, rule.scope)
+                        return _breach(applied[-1])
+        except Exception:  # noqa: BLE001 - the counters' Redis is unreachable: the request goes on unlimited
+            LOG.exception("rate limits skipped: their storage failed")
+            g._rate_limits = []
+        return None
+
+    @staticmethod
+    def add_fields(response: Response) -> Response:
+        """The after_request hook: the RateLimit fields of the limits the request was counted against."""
+        applied = g.get("_rate_limits")
+        if applied:
+            response.headers.update(ratelimit_fields(applied))
+        return response
 
 
 def install(app: Flask, storage_uri: str) -> Limiter | None:
@@ -133,41 +200,10 @@ def install(app: Flask, storage_uri: str) -> Limiter | None:
         return None
     if storage_uri.startswith("unix://"):  # redis-py's spelling of a socket; the limits library's is this
         storage_uri = "redis+" + storage_uri
-    limiter = Limiter(
-        _address_key, app=app, storage_uri=storage_uri, storage_options=_pool_options(storage_uri),
-        strategy=ratewindow.NAME, key_prefix=f"ratelimit:{app.name}",
-        headers_enabled=False, swallow_errors=True, on_breach=_breach,
-        application_limits=[
-            _limit("RATE_LIMIT_WRITES_PER_TOKEN", _player_key, "writes-token", _is_write),
-            _limit("RATE_LIMIT_WRITES_PER_ADDRESS", _address_key, "writes-address", _is_write),
-            _limit("RATE_LIMIT_STREAMS_PER_TOKEN", _player_key, "streams-token", _is_stream),
-            _limit("RATE_LIMIT_STREAMS_PER_ADDRESS", _address_key, "streams-address", _is_stream),
-        ],
-    )
-
-    @limiter.request_filter
-    def _unlimited() -> bool:
-        """No limit applies (a read other than a stream, or a stream counted by the worker that
-        handed it off): flask-limiter then skips resolving and filtering its limits, which is most
-        of its work on a read, with the same outcome as every limit's own exemption."""
-        return not (_is_write() or _is_stream()) or bool(request.environ.get("tabletop.serve_here"))
-
-    @app.errorhandler(RateLimitExceeded)
-    def _limited(err: RateLimitExceeded):
-        return err.response or _breach_fallback(err)
-
+    limiter = Limiter(app.name, storage_uri)
+    app.before_request(limiter.check)
+    app.after_request(limiter.add_fields)
     app.extensions["tabletop_limiter"] = limiter
-
-    @app.after_request
-    def _ratelimit_headers(response: Response) -> Response:
-        try:
-            applied = limiter.current_limits
-            if applied:
-                response.headers.update(ratelimit_fields(applied))
-        except Exception:  # the limits' Redis is unreachable: the answer goes out without the fields
-            logging.getLogger("limits").warning("rate limit fields skipped", exc_info=True)
-        return response
-
     return limiter
 
 
@@ -184,9 +220,3 @@ def _pool_options(storage_uri: str) -> dict:
 
     return {"connection_pool": redis.BlockingConnectionPool.from_url(
         storage_uri, max_connections=POOL_CONNECTIONS, timeout=POOL_WAIT_S)}
-
-
-def _breach_fallback(err: RateLimitExceeded) -> Response:
-    answer = problem(429, "Too Many Requests", f"rate limit exceeded: {err.description}", "rate-limited")
-    answer.headers["Retry-After"] = "60"
-    return answer

@@ -1,24 +1,21 @@
-"""A fixed-window rate limit that counts a request and reads its window in one Redis call.
+"""A fixed-window rate limit counter that counts a request and reads its window in one Redis call.
 
-flask-limiter's fixed window hits a limit (``limits``' INCRBY-and-EXPIRE script) and then, for the
+The ``limits`` library's fixed window hits a limit (an INCRBY-and-EXPIRE script) and then, for the
 ``RateLimit`` fields and a 429's ``Retry-After`` (``shared.limits``), reads the window again: a GET
-and a TTL, two more round trips on every limited request. ``OneTripFixedWindow`` has its hit's
-script return the count and the seconds left together and keeps them for the rest of the request
-(``flask.g``), so that a limited request costs the counters' Redis one round trip. It is the
-strategy ``fixed-window-one-trip`` (registered with ``limits`` on import); the counters' keys,
-values and expiry are the library's own, and outside a request or on a storage other than Redis it
-is the library's fixed window unchanged.
+and a TTL, two more round trips on every limited request. ``OneTripCounter.hit`` has its script
+return the count and the seconds left together, so that a limited request costs the counters'
+Redis one round trip. The counters' keys, values and expiry are the library's own (a counter
+written by the library's fixed window is the same counter); on a storage other than Redis (e.g.
+``memory://``) it is the library's fixed window.
 """
 from __future__ import annotations
 
 import time
 
-from flask import g, has_request_context
-from limits.storage import RedisStorage
-from limits.strategies import STRATEGIES, FixedWindowRateLimiter
+from limits import RateLimitItem
+from limits.storage import RedisStorage, Storage
+from limits.strategies import FixedWindowRateLimiter
 from limits.util import WindowStats
-
-NAME = "fixed-window-one-trip"
 
 # KEYS: the counter. ARGV: the window's length (s), the cost. -> {count, seconds left}
 _HIT = """
@@ -28,26 +25,20 @@ return {current, redis.call('TTL', KEYS[1])}
 """
 
 
-class OneTripFixedWindow(FixedWindowRateLimiter):
-    def __init__(self, storage):
-        super().__init__(storage)
-        self._hit = storage.get_connection().register_script(_HIT) if isinstance(storage, RedisStorage) else None
+class OneTripCounter:
+    """Counts hits of fixed windows in a ``limits`` storage."""
 
-    def hit(self, item, *identifiers: str, cost: int = 1) -> bool:
-        if self._hit is None or not has_request_context():
-            return super().hit(item, *identifiers, cost=cost)
+    def __init__(self, storage: Storage):
+        self.storage = storage
+        self._hit = storage.get_connection().register_script(_HIT) if isinstance(storage, RedisStorage) else None
+        self._fallback = FixedWindowRateLimiter(storage)
+
+    def hit(self, item: RateLimitItem, *identifiers: str, cost: int = 1) -> tuple[bool, WindowStats]:
+        """Count ``cost`` against ``item``'s window for ``identifiers``: (within the limit, the window
+        after the hit)."""
+        if self._hit is None:
+            allowed = self._fallback.hit(item, *identifiers, cost=cost)
+            return allowed, self._fallback.get_window_stats(item, *identifiers)
         key = self.storage.prefixed_key(item.key_for(*identifiers))
         count, left = (int(x) for x in self._hit([key], [item.get_expiry(), cost]))
-        windows = g.setdefault("_rate_windows", {})
-        windows[key] = WindowStats(time.time() + max(left, 0), max(0, item.amount - count))
-        return count <= item.amount
-
-    def get_window_stats(self, item, *identifiers: str) -> WindowStats:
-        if self._hit is not None and has_request_context():
-            known = g.get("_rate_windows", {}).get(self.storage.prefixed_key(item.key_for(*identifiers)))
-            if known is not None:
-                return known
-        return super().get_window_stats(item, *identifiers)
-
-
-STRATEGIES[NAME] = OneTripFixedWindow
+        return count <= item.amount, WindowStats(time.time() + max(left, 0), max(0, item.amount - count))

@@ -43,6 +43,17 @@ def request_head(desc: dict) -> bytes:
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
+def listening(path: str, timeout_s: float = 1.0) -> bool:
+    """Whether a process accepts connections on the Unix socket ``path`` (a probe: no fd sent)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        probe.settimeout(timeout_s)
+        try:
+            probe.connect(path)
+        except OSError:
+            return False
+    return True
+
+
 def _async_gunicorn(environ: dict) -> bool:
     """Only gunicorn's async (gevent) workers let a request give its connection away (``install``)."""
     if not str(environ.get("SERVER_SOFTWARE", "")).startswith("gunicorn") or "gunicorn.socket" not in environ:

@@ -38,7 +38,7 @@ from prometheus_client.registry import Collector  # noqa: E402
 
 from shared import metrics  # noqa: E402
 from shared.config import load  # noqa: E402
-from shared.stream_handoff import ANSWER_HEADERS, SERVE_HERE, request_head  # noqa: E402
+from shared.stream_handoff import ANSWER_HEADERS, SERVE_HERE, listening, request_head  # noqa: E402
 
 log = logging.getLogger("rules.streams")
 GO_WITHIN_S = 2.0
@@ -167,14 +167,9 @@ def claim_socket(path: str) -> socket.socket:
     """A listening Unix socket at ``path``; a file left there by a dead process is replaced, one a
     live process answers on is an error (two stream processes would split the handoffs)."""
     if os.path.exists(path):
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-            probe.settimeout(1.0)
-            try:
-                probe.connect(path)
-            except OSError:
-                os.unlink(path)  # stale: nothing listens there
-            else:
-                raise SystemExit(f"another stream process is serving on {path}")
+        if listening(path):
+            raise SystemExit(f"another stream process is serving on {path}")
+        os.unlink(path)  # stale: nothing listens there
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     listener.listen(1024)

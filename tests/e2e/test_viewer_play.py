@@ -97,13 +97,21 @@ def test_a_table_against_bots_is_created_from_the_index_and_played(stack, browse
     browser.save_screenshot(str(tmp_path / "duel-from-the-index.png"))
 
 
-def test_a_stale_move_refreshes_and_an_illegal_one_shows_its_reason(stack, browser, tmp_path):
-    person = Client.register(stack, "stale")
+def duel_awaiting_the_person(stack, name: str, rounds: int) -> tuple[Client, str, str]:
+    """A Duel of a new player against a random bot, once the bot has decided and only the person
+    is to act: the person, the match id and the match's URL."""
+    person = Client.register(stack, name)
     r = person.post(f"{stack.mm}/v1/tables", json={"game": "duel", "seats": [{"player_id": person.player_id},
-                                                                            {"bot": "random"}], "options": {"rounds": 2}})
+                                                                            {"bot": "random"}], "options": {"rounds": rounds}})
+    assert r.status_code == 201, r.text
     match_id = r.json()["match_id"]
     api = f"{stack.rules}/v1/matches/{match_id}"
     wait_for(lambda: requests.get(api).json()["to_act"] == [0], 60, what="the bot's decision")
+    return person, match_id, api
+
+
+def test_a_stale_move_refreshes_and_an_illegal_one_shows_its_reason(stack, browser, tmp_path):
+    person, match_id, api = duel_awaiting_the_person(stack, "stale", rounds=2)
     open_as_seat(browser, stack.rules, match_id, person.token)
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#play[data-ready='1'] button[data-move]"), what="the controls")
     # every POST the page makes goes through a wrapper that may alter its body and records the status
@@ -141,12 +149,7 @@ def test_a_read_that_fails_after_a_move_is_retried_until_the_page_shows_the_head
     """After an accepted move the page reads the match again; when those reads fail for a while (the
     service busy, a rate limit, a dropped connection) it retries them and draws the version the move
     made, with no help from the match's stream (which this page never gets)."""
-    person = Client.register(stack, "retrier")
-    r = person.post(f"{stack.mm}/v1/tables", json={"game": "duel", "seats": [{"player_id": person.player_id},
-                                                                            {"bot": "random"}], "options": {"rounds": 3}})
-    match_id = r.json()["match_id"]
-    api = f"{stack.rules}/v1/matches/{match_id}"
-    wait_for(lambda: requests.get(api).json()["to_act"] == [0], 60, what="the bot's decision")
+    person, match_id, api = duel_awaiting_the_person(stack, "retrier", rounds=3)
     # in every page from now on: the match's stream never answers, and once a move is posted the
     # next four reads fail as a dropped connection does
     planted = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """

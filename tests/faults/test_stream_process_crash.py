@@ -2,25 +2,16 @@
 throughout, and the client, resuming with Last-Event-ID, gets every event once (issue #25)."""
 from __future__ import annotations
 
-import socket
 
 import pytest
 
 from deploy.run import handoff_socket
+from shared.stream_handoff import listening
 from tests.support.chaos import kill9, role_pids
 from tests.support.stack import Client, seat_players, start_stack, wait_for
 from tests.support.streams import StreamReader
 
 pytestmark = pytest.mark.slow
-
-
-def listening(path: str) -> bool:
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-        try:
-            probe.connect(path)
-        except OSError:
-            return False
-    return True
 
 
 def test_rule_streams_that_hold_kill_9_of_the_stream_process_loses_no_event(tmp_path):

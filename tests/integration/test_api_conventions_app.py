@@ -5,9 +5,7 @@ import re
 import pytest
 import redis
 
-from services.matchmaking.app import create_app
 from shared.auth import Tokens
-from shared.config import Config
 from shared.cors import CorsConfigError, origins
 from shared.web import validation_detail, validation_errors
 
@@ -15,17 +13,6 @@ PROBLEM = "application/problem+json"
 PREFLIGHT = {"Origin": "https://client.example", "Access-Control-Request-Method": "POST",
              "Access-Control-Request-Headers": "authorization, content-type"}
 
-
-@pytest.fixture
-def make_app(redis_url, monkeypatch):
-    def make(**env):
-        monkeypatch.delenv("CORS_ORIGINS", raising=False)
-        for k, v in env.items():
-            monkeypatch.setenv(k, str(v))
-        app = create_app(Config(redis_url=redis_url, auth_secret="unit-secret", rules_url="http://127.0.0.1:9"))
-        app.config["TESTING"] = True
-        return app
-    return make
 
 
 def auth(redis_url, player="p1"):

@@ -21,6 +21,7 @@ import requests
 from shared import localredis
 from shared.eventstore import EventStore
 from shared.matches import Matches
+from shared.stream_handoff import listening
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,7 +52,7 @@ def rules(tmp_path, request):
     def stream_process(**more_env):
         proc = _start(["-m", "services.rules.stream_server"], dict(env, **more_env), log)
         procs.append(proc)
-        wait_until(lambda: _listening(sock), lambda: (tmp_path / "log").read_text())
+        wait_until(lambda: listening(sock), lambda: (tmp_path / "log").read_text())
         return proc
 
     def handoffs(outcome):
@@ -81,18 +82,6 @@ def wait_until(condition, why=lambda: "", within_s: float = 60) -> None:
     while not condition():
         assert time.time() < deadline, why()
         time.sleep(0.1)
-
-
-def _listening(path: str) -> bool:
-    """Whether a process accepts connections on the Unix socket ``path`` (a probe: no fd sent)."""
-    import socket
-
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-        try:
-            probe.connect(path)
-        except OSError:
-            return False
-    return True
 
 
 def _match(redis_url: str, match_id: str) -> None:
@@ -209,7 +198,7 @@ def test_rule_streams_that_hold_no_socket_file_is_left_after_sigterm_and_a_stale
     first = stream_process()
     os.killpg(first.pid, signal.SIGKILL)
     first.wait(20)
-    assert sock.exists() and not _listening(str(sock))  # a stale file, as kill -9 leaves it
+    assert sock.exists() and not listening(str(sock))  # a stale file, as kill -9 leaves it
     second = stream_process()  # replaces it
     _match(redis_url, "h6")
     assert _first_lines(base, "h6", 4)[3] == "id: 1"

@@ -48,3 +48,20 @@ def stack(tmp_path_factory):
     yield s
     s.stop()
     server.stop()
+
+
+@pytest.fixture
+def make_app(redis_url, monkeypatch):
+    """The matchmaking Flask app on the test's Redis, built with the settings given (environment
+    variables for the call: ``make_app(CORS_ORIGINS="*")``); CORS off unless one says otherwise."""
+    from services.matchmaking.app import create_app
+    from shared.config import Config
+
+    def make(**env):
+        monkeypatch.delenv("CORS_ORIGINS", raising=False)
+        for k, v in env.items():
+            monkeypatch.setenv(k, str(v))
+        app = create_app(Config(redis_url=redis_url, auth_secret="unit-secret", rules_url="http://127.0.0.1:9"))
+        app.config["TESTING"] = True
+        return app
+    return make

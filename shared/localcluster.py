@@ -129,10 +129,23 @@ def _join_from_python(ports: list[int]) -> None:
         redis.Redis(port=port).execute_command("CLUSTER", "ADDSLOTS", *range(i * share, end))  # Redis 6 too
 
 
+def distinct_node_ports(n: int) -> list[int]:
+    """``n`` free node ports, no two alike and none another's bus port: a free port is only free
+    until bound, so asking twice before starting anything can give the same one back (two
+    "masters" on one port made a cluster of two, which cannot mark a dead master failed)."""
+    ports: list[int] = []
+    while len(ports) < n:
+        port = free_node_port()
+        taken = set(ports) | {p + 10000 for p in ports}
+        if port not in taken and port + 10000 not in taken:
+            ports.append(port)
+    return ports
+
+
 def start_cluster(workdir: Path, masters: int = 3, *, binary: str | None = None, cli: str | None = None) -> Cluster:
     """A fresh cluster of ``masters`` masters, state ok (``binary``: a redis-server other than the
     default; ``cli``: a redis-cli, found on PATH by default, "" to join from Python)."""
-    cluster = Cluster(workdir, [free_node_port() for _ in range(masters)], binary=binary)
+    cluster = Cluster(workdir, distinct_node_ports(masters), binary=binary)
     try:
         for port in cluster.ports:
             cluster.start_node(port)

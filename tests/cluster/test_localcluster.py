@@ -24,3 +24,11 @@ def test_redislites_server_joined_from_python_survives_a_master_killed(tmp_path)
         assert [client.get(k) for k in keys] == [k.encode() for k in keys]
     finally:
         cluster.stop()
+
+
+def test_node_ports_are_distinct_even_when_the_system_hands_one_out_twice(monkeypatch):
+    from shared import localcluster
+
+    handed = iter([7001, 7001, 17001, 7002, 7003])
+    monkeypatch.setattr(localcluster, "free_node_port", lambda: next(handed))
+    assert localcluster.distinct_node_ports(3) == [7001, 7002, 7003]

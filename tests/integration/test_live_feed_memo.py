@@ -6,10 +6,28 @@ import threading
 
 import pytest
 
+from services.rules import live
 from services.rules.live import Feed
 
 
-def test_watchers_asking_while_it_is_built_wait_for_the_one_build():
+class _WaitCounted(threading.Event):
+    """An Event that says when someone starts waiting on it (``waiting``, one release per wait)."""
+    waiting = None
+
+    def wait(self, timeout=None):
+        type(self).waiting.release()
+        return super().wait(timeout)
+
+
+class _Threading:
+    """``threading`` as services/rules/live.py sees it, with its Events counting their waiters."""
+    Event = _WaitCounted
+
+    def __getattr__(self, name):
+        return getattr(threading, name)
+
+
+def test_watchers_asking_while_it_is_built_wait_for_the_one_build(monkeypatch):
     feed = Feed("m", 0)
     started, release = threading.Event(), threading.Event()
     builds = []
@@ -22,11 +40,15 @@ def test_watchers_asking_while_it_is_built_wait_for_the_one_build():
 
     got = []
     first = threading.Thread(target=lambda: got.append(feed.memo(("turn", 3, 0), build)))
+    others = [threading.Thread(target=lambda: got.append(feed.memo(("turn", 3, 0), build))) for _ in range(20)]
+    _WaitCounted.waiting = threading.Semaphore(0)
+    monkeypatch.setattr(live, "threading", _Threading())
     first.start()
     assert started.wait(30)
-    others = [threading.Thread(target=lambda: got.append(feed.memo(("turn", 3, 0), build))) for _ in range(20)]
     for t in others:
         t.start()
+    # every other watcher is waiting for the build in progress before it ends
+    assert all(_WaitCounted.waiting.acquire(timeout=30) for _ in others), "a watcher did not wait for the build"
     release.set()
     for t in [first, *others]:
         t.join(30)

@@ -182,9 +182,19 @@ class Matches:
 
     def state_and_clocks(self, match_id: str, at: int | None = None) -> tuple[dict, dict[int, float]]:
         """``state`` and the match's turn clocks (seat -> when its decision is due) from the same
-        read of the head: a match this process has cached costs one Redis call and nothing more."""
-        head, head_hash, marker, has_seed, has_log, clocks = self.store.head_read(
-            match_id, clocks=self._may_have_clocks(match_id))
+        read of the head: a match this process has cached costs one Redis call and nothing more
+        (HMGET of the head, or the head script when the match has turn clocks).
+
+        The seed is checked where a state is built or advanced from the log (``_fold``: in the
+        same round trip as the records), not on the head read. A process holding the match's state
+        at the head's version and hash needs nothing of the seed for its answer: that state was
+        folded from the log when the seed was last checked, and the same version and hash mean the
+        same records; the seed is needed only to build or advance a state (checked there) or to
+        decide a move (read there when this process does not hold it). A seed lost behind a warm
+        process's back is thus met by the next read that folds (a fresh process, a new version,
+        an earlier version) or by the audit, which marks the match damaged for every process."""
+        head, head_hash, marker, _seed, has_log, clocks = self.store.head_read(
+            match_id, clocks=self._may_have_clocks(match_id), seed=False)
         if head == 0:
             self.forget(match_id)
             if has_log:
@@ -194,8 +204,6 @@ class Matches:
             self.forget(match_id)
             raise DamagedLog.from_marker(match_id, marker)
         try:
-            if not has_seed:
-                raise DamagedLog(match_id, None, "the match's seed is missing")
             return self._state_at(match_id, at, head, head_hash), clocks
         except DamagedLog as err:
             raise self.damaged(err) from None
@@ -227,7 +235,7 @@ class Matches:
             earlier = self._earlier.get(match_id)
             if earlier is not None and base_version < earlier["version"] < target:
                 base_version, base = earlier["version"], clone(earlier)
-        records = self.store.read(match_id, after=base_version, until=target)
+        records = self._fold_records(match_id, base_version, target)
         if base and records and records[0].get("prev_hash") != base["head_hash"]:  # the log was rewritten
             self.forget(match_id)
             base_version, base = 0, {}
@@ -250,6 +258,19 @@ class Matches:
         else:
             self._earlier.put(match_id, mstate)
         return mstate
+
+    def _fold_records(self, match_id: str, after: int, until: int) -> list[dict]:
+        """The records a state is folded from, with the check of the seed in the same round trip
+        (a missing seed is ``DamagedLog``; one that parses is kept for this process's decisions)."""
+        records, seed_hex = self.store.read_with_seed(match_id, after=after, until=until)
+        if seed_hex is None:
+            raise DamagedLog(match_id, None, "the match's seed is missing")
+        if match_id not in self._seeds:
+            try:
+                self._seeds[match_id] = bytes.fromhex(seed_hex.decode())
+            except ValueError:
+                pass  # not hex: ``_seed`` answers it when a decision needs the seed
+        return records
 
     def _cached(self, match_id: str, head: int, head_hash: str | None) -> dict | None:
         """The cached state unless Redis's head shows it is wrong (ahead of the head, or another

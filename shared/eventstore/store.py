@@ -18,7 +18,8 @@ Keys of match M (hash-tagged, so one match lives in one Redis Cluster slot):
 idempotent response, adds the records, updates the meta hash, stores the idempotent response and
 makes the caller's side writes (``SideWrites``: follow-up intents, player notices, turn clocks),
 all or nothing: an accepted move is one durable write. ``head_read`` is one round trip: the head,
-the damage marker, the seed's presence and the clocks, which is all a read of a cached match costs.
+the damage marker, the clocks and (when asked) the seed's presence, which is all a read of a cached
+match costs; ``read_with_seed`` brings the seed with the records a state is folded from.
 """
 from __future__ import annotations
 
@@ -147,11 +148,12 @@ return answer({'ok', tostring(v)})
 """
 
 # The head as one read (a cached read costs this and nothing more): version, head hash, damage
-# marker, whether the seed exists, whether a log exists (asked only without a meta), and the
-# match's clocks (the deadlines hash, flat).
+# marker, whether the seed exists (asked only when ARGV[1] is '1', else -1), whether a log exists
+# (asked only without a meta), and the match's clocks (the deadlines hash, flat).
 _HEAD = """
 local h = redis.call('HMGET', KEYS[1], 'version', 'head_hash', 'damaged')
-local seed = redis.call('EXISTS', KEYS[2])
+local seed = -1
+if ARGV[1] == '1' then seed = redis.call('EXISTS', KEYS[2]) end
 local haslog = 1
 if not h[1] then haslog = redis.call('EXISTS', KEYS[3], KEYS[4]) end
 return {h[1], h[2], h[3], seed, haslog, redis.call('HGETALL', KEYS[5])}
@@ -199,7 +201,7 @@ class Head(NamedTuple):
     version: int           # 0 when there is no meta
     head_hash: str | None
     damaged: str | None    # the damage marker a read left in the meta
-    has_seed: bool
+    has_seed: bool | None  # None when the read did not ask (``head_read(seed=False)``)
     has_log: bool          # with version 0: a log without its meta (damaged) rather than no match
     clocks: dict[int, float]  # seat -> when its pending decision is due (``{m:M}:deadlines``)
 
@@ -320,28 +322,35 @@ class EventStore:
         the meta and the stream are written together, and the blob only while the meta is there)."""
         return self.head_read(match_id)[:5]
 
-    def head_read(self, match_id: str, *, clocks: bool = True) -> Head:
+    def head_read(self, match_id: str, *, clocks: bool = True, seed: bool = True) -> Head:
         """``head_status`` and the match's turn clocks (seat -> due time) in one round trip: a read
         of a match whose state the process has cached costs this and nothing more. With ``clocks``
         it is one script call (the head and the clocks read at one instant); without (a match that
-        has no turn clock, so no clocks to read), two plain reads in one pipeline, HMGET of the
-        head and EXISTS of the seed, and a second round trip only when the meta is missing."""
+        has no turn clock, so no clocks to read), HMGET of the head, with EXISTS of the seed in
+        the same pipeline when ``seed``, and a second round trip only when the meta is missing.
+        ``seed=False``: the seed's presence is not asked (``has_seed`` is None); a reader whose
+        state is current needs nothing of the seed, and ``read_with_seed`` checks it where a state
+        is built from the log."""
         k = keys(match_id)
         if clocks:
-            version, head_hash, damaged, seed, has_log, flat = self._head(
-                keys=[k["meta"], k["seed"], k["log"], k["packed"], k["deadlines"]])
+            version, head_hash, damaged, has_seed, has_log, flat = self._head(
+                keys=[k["meta"], k["seed"], k["log"], k["packed"], k["deadlines"]], args=["1" if seed else "0"])
         else:
-            pipe = self.r.pipeline(transaction=False)
-            pipe.hmget(k["meta"], ["version", "head_hash", "damaged"])
-            pipe.exists(k["seed"])
-            (version, head_hash, damaged), seed = pipe.execute()
+            if seed:
+                pipe = self.r.pipeline(transaction=False)
+                pipe.hmget(k["meta"], ["version", "head_hash", "damaged"])
+                pipe.exists(k["seed"])
+                (version, head_hash, damaged), has_seed = pipe.execute()
+            else:
+                (version, head_hash, damaged), has_seed = self.r.hmget(k["meta"], ["version", "head_hash", "damaged"]), -1
             flat = []
             has_log = 1 if version is not None else self.r.exists(k["log"], k["packed"])
         found = {int(flat[i]): float(flat[i + 1]) for i in range(0, len(flat), 2)}
+        seeded = None if int(has_seed) < 0 else bool(has_seed)
         if version is None:
-            return Head(0, None, None, bool(seed), bool(has_log), found)
+            return Head(0, None, None, seeded, bool(has_log), found)
         return Head(int(version), head_hash.decode() if head_hash else None, damaged.decode() if damaged else None,
-                    bool(seed), True, found)
+                    seeded, True, found)
 
     def mark_damaged(self, match_id: str, damage: DamagedLog) -> None:
         """Remember in the meta that a read met this damage (every process then answers it at
@@ -442,6 +451,27 @@ class EventStore:
         """Records with ``after < seq <= until`` in order (at most ``limit``), from the stream or,
         once the match is compacted, from its compact log (the same records, byte for byte)."""
         found = self.read_stream(match_id, after, until, limit)
+        return self._or_packed(match_id, found, after, until, limit)
+
+    def read_with_seed(self, match_id: str, after: int = 0, until: int | None = None) -> tuple[list[dict], bytes | None]:
+        """``read`` and the match's seed as stored (its hex, None when it is missing) in one round
+        trip (a pipeline of the stream's range and the seed): what a state built or advanced
+        from the log reads. A missing seed with a meta is damage the caller answers; the records
+        are not parsed then (``DamagedLog`` of the seed comes first)."""
+        k = keys(match_id)
+        hi = f"0-{until}" if until is not None else "+"
+        pipe = self.r.pipeline(transaction=False)
+        pipe.xrange(k["log"], f"0-{after + 1}", hi)
+        pipe.get(k["seed"])
+        entries, seed_hex = pipe.execute()
+        if seed_hex is None:
+            return [], None
+        found = [parse_entry(match_id, entry_id, fields) for entry_id, fields in entries]
+        return self._or_packed(match_id, found, after, until, None), seed_hex
+
+    def _or_packed(self, match_id: str, found: list[dict], after: int, until: int | None,
+                   limit: int | None) -> list[dict]:
+        """``found`` (from the stream), or, when the stream had none, the compacted log's records."""
         if found or (limit is not None and limit <= 0) or (until is not None and until <= after):
             return found
         lines = self._packed_lines(match_id)  # nothing in the stream: none there, or compacted

@@ -296,3 +296,23 @@ def test_every_read_over_http_answers_a_verdict_or_a_damaged_log_problem(stack, 
         assert view.status_code == 200 and view.json()["version"] == 3, view.text
         assert requests.get(f"{base}/export", timeout=30).status_code == 200
     assert requests.get(f"{base}/audit", timeout=30).json()["chain_valid"] is True
+
+
+def test_a_lost_seed_is_met_by_every_read_that_folds_and_not_by_a_warm_head(r):
+    """The seed is checked where a state is built or advanced from the log, not on a cached
+    read: the warm process at the head's version answers from its state (which needs nothing of
+    the seed); a fresh process, or the warm one folding another version, answers DamagedLog, and
+    the mark it leaves is then answered by every process."""
+    warm = Matches(EventStore(r))
+    mstate = warm.create("m", "duel", {}, [{"player_id": "a"}, {"player_id": "b"}])
+    seat = warm.to_act(mstate)[0]
+    mstate = warm.submit("m", seat, warm.legal_moves("m", seat)["moves"][0], mstate["version"]).state
+    r.delete(keys("m")["seed"])
+    assert warm.state("m")["head_hash"] == mstate["head_hash"]  # the cached head: one HMGET, no seed asked
+    with pytest.raises(DamagedLog, match="seed"):
+        Matches(EventStore(r)).state("m")  # a fresh process folds the log: the seed is missing
+    with pytest.raises(DamagedLog, match="seed"):
+        warm.state("m")  # the mark the fold left is answered by the warm process too
+    r.hdel(keys("m")["meta"], "damaged")
+    with pytest.raises(DamagedLog, match="seed"):
+        warm.state("m", 2)  # an earlier version is folded from the log: the seed is checked

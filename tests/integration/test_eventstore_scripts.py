@@ -82,6 +82,24 @@ def test_head_status_tells_a_match_a_damaged_one_and_none_apart_in_one_read(r):
     assert not r.exists(keys("m")["meta"])
 
 
+def test_a_head_read_asks_for_the_seed_only_when_told_and_a_fold_reads_it_with_the_records(r):
+    """A cached read asks nothing of the seed (``seed=False``: one HMGET, or the head script
+    without its EXISTS); the read a state is folded from brings the seed in the same round trip."""
+    store = EventStore(r)
+    store.put_seed("m", SEED)
+    done = store.append("m", 0, GENESIS, [rec(1), rec(2)], SEED)
+    for clocks in (False, True):
+        assert store.head_read("m", clocks=clocks, seed=False) == (2, done.records[-1]["hash"], None, None, True, {})
+        assert store.head_read("m", clocks=clocks).has_seed is True
+    records, seed_hex = store.read_with_seed("m", after=1)
+    assert [x["seq"] for x in records] == [2] and seed_hex == SEED.hex().encode()
+    r.delete(keys("m")["seed"])
+    assert store.read_with_seed("m") == ([], None)
+    for clocks in (False, True):
+        assert store.head_read("m", clocks=clocks).has_seed is False
+        assert store.head_read("m", clocks=clocks, seed=False).has_seed is None
+
+
 def test_the_first_seed_stays_and_a_lost_or_broken_seed_is_a_damaged_log(r):
     store = EventStore(r)
     assert store.put_seed("m", SEED) == SEED

@@ -158,17 +158,15 @@ def queue_client(config: Config) -> redis.Redis:
     return redis.Redis.from_url(config.queue_redis_url or config.redis_url, health_check_interval=30)
 
 
-def limits_storage_uri(config: Config, *, in_store: bool = False) -> str:
+def limits_storage_uri(config: Config) -> str:
     """Where the rate limits (``shared/limits.py``) keep their counters, in the ``limits`` library's URI form:
     ``RATE_LIMIT_REDIS_URL`` when set; else, on a single match store with a queue Redis of its own
-    (``QUEUE_REDIS_URL``), that queue Redis (a counter is no match data: a write then costs the match
-    store nothing more) unless ``in_store`` (the rules service: a move's counters are counted by its
-    append, in the same script call, so a move costs the store one durable write and no other
-    round trip); else the match store."""
+    (``QUEUE_REDIS_URL``), that queue Redis (a counter is no match data, and a move then costs the
+    match store one durable write, its append); else the match store."""
     explicit = _env("RATE_LIMIT_REDIS_URL", "")
     if explicit:
         return explicit
-    if not config.cluster and config.queue_redis_url and not in_store:
+    if not config.cluster and config.queue_redis_url:
         return config.queue_redis_url
     if config.cluster:
         return "redis+cluster://" + ",".join(f"{h}:{p}" for h, p in cluster_nodes(config))

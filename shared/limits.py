@@ -28,13 +28,6 @@ filtered and wrapped its limits in objects on every request, about a quarter of 
 counters are the ones flask-limiter kept: ``LIMITS:LIMITER/ratelimit:<app>/<key>/<scope>/<amount>/
 <multiples>/<granularity>``. A limit string may hold several limits (``"10/second;3000/minute"``):
 each is counted, shortest window first, until one is exceeded.
-
-On a single match store the rules service keeps its counters in the store and leaves a move's to
-the move's append (``Limiter.counted_by_append``, ``Deferred``): the append's script counts them
-first, refuses the move past a limit (``shared.eventstore.store.Limited``, a 429 here) and returns
-the counts for the fields, so an accepted move costs no round trip of its own for its limits. A move
-refused before its append (a bad body, an illegal move) is counted after it, by the after_request
-hook; a caller whose window this process saw used up is counted, and refused, before any work.
 """
 from __future__ import annotations
 
@@ -44,7 +37,7 @@ import os
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from flask import Flask, Response, g, request
 from limits import RateLimitItem, parse_many
@@ -53,11 +46,7 @@ from limits.util import WindowStats
 
 from .caller import principal
 from .problems import ApiError, problem
-from .lru import Lru
 from .ratewindow import OneTripCounter
-
-if TYPE_CHECKING:
-    from .eventstore.store import SideWrites
 
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
 DEFAULTS = {
@@ -67,7 +56,6 @@ DEFAULTS = {
     "RATE_LIMIT_STREAMS_PER_ADDRESS": "3000/minute",
 }
 LOG = logging.getLogger("limits")
-SPENT_WINDOWS = 4096  # used-up windows a process remembers (``Limiter.remember``)
 
 
 def _setting(name: str) -> str:
@@ -156,159 +144,63 @@ def answer_fields(app: Flask) -> dict[str, str]:
     return ratelimit_fields(g.get("_rate_limits", []))
 
 
-def _breach_error(limit: Applied) -> ApiError:
-    retry_after = max(1, math.ceil(limit.window.reset_time - time.time()))
-    return ApiError(429, "Too Many Requests", f"rate limit exceeded: {limit.limit}; retry after {retry_after} s",
-                    "rate-limited", retry_after=retry_after)
-
-
 def _breach(limit: Applied) -> Response:
-    err = _breach_error(limit)
-    answer = problem(err.status, err.title, err.detail, err.slug, **err.extra)
-    answer.headers["Retry-After"] = str(err.extra["retry_after"])
+    retry_after = max(1, math.ceil(limit.window.reset_time - time.time()))
+    answer = problem(429, "Too Many Requests", f"rate limit exceeded: {limit.limit}; retry after {retry_after} s",
+                     "rate-limited", retry_after=retry_after)
+    answer.headers["Retry-After"] = str(retry_after)
     return answer
 
 
 class Limiter:
-    """Counts the application limits of each request in a ``limits`` storage (``storage_uri``).
+    """Counts the application limits of each request in a ``limits`` storage (``storage_uri``)."""
 
-    ``in_store``: the storage is the match store's own Redis (a single server), so that an endpoint
-    named in ``counted_by_append`` has its limits counted by the append its request makes, in the
-    same script call (``Deferred``): an accepted move then costs one round trip and one durable
-    write, its counter included."""
-
-    def __init__(self, app_name: str, storage_uri: str, *, in_store: bool = False):
+    def __init__(self, app_name: str, storage_uri: str):
         self.prefix = f"ratelimit:{app_name}"
-        self.storage = storage_from_string(storage_uri, **_pool_options(storage_uri))
-        self.counter = OneTripCounter(self.storage)
-        self.in_store = in_store
-        self.counted_by_append: set[str] = set()
-        self.spent = Lru(SPENT_WINDOWS)  # (scope, limit, key) -> when a window seen used up resets
-
-    def _spent(self, due: list[tuple[str, RateLimitItem, str]]) -> bool:
-        """Whether this process saw one of ``due``'s windows used up, and it has not reset since."""
-        now = time.time()
-        return any((reset := self.spent.get(f"{scope}/{item}/{key}")) is not None and reset > now
-                   for scope, item, key in due)
-
-    def remember(self, due: list[tuple[str, RateLimitItem, str]], applied: list[Applied]) -> None:
-        """Note the windows ``applied`` left used up (a counter only grows within its window)."""
-        for (scope, item, key), limit in zip(due, applied):
-            if limit.breached or limit.window.remaining <= 0:
-                self.spent.put(f"{scope}/{item}/{key}", limit.window.reset_time)
+        self.counter = OneTripCounter(storage_from_string(storage_uri, **_pool_options(storage_uri)))
 
     def check(self) -> Response | None:
         """The before_request hook: count the request against the limits that apply to it (kept for
         the answer's fields); a 429 when one is exceeded. A request no limit applies to (a read
         other than a stream, a stream counted by the worker that handed it off, a bot's) costs
         nothing more. When the counters' Redis fails the limits are skipped."""
-        g._rate_limits = []
+        g._rate_limits = applied = []
         if not (_is_write() or _is_stream()) or request.environ.get("tabletop.serve_here"):
             return None
-        due = []  # (scope, limit, key) of every limit that applies, in order
         try:
             for rule in RULES:
-                key = rule.key() if rule.applies() else ""
-                due += [(rule.scope, item, key) for item in _parsed(_setting(rule.setting))] if key else []
-        except Exception:  # noqa: BLE001 - the token's Redis failed: as a failing storage, no limits
-            LOG.exception("rate limits skipped: whom to count could not be told")
-            return None
-        if not due:
-            return None
-        # left to the append unless a window is known used up: a caller over its limit is then
-        # refused here, before any work, as every other request is
-        if self.in_store and request.endpoint in self.counted_by_append and not self._spent(due):
-            g._rate_limits_deferred = Deferred(self, due)
-            return None
-        return self._count(due)
-
-    def _count(self, due: list[tuple[str, RateLimitItem, str]]) -> Response | None:
-        """Count ``due`` (scope, limit, key) in order, one round trip each, up to the first exceeded."""
-        g._rate_limits = applied = []
-        try:
-            for scope, item, key in due:
-                allowed, window = self.counter.hit(item, self.prefix, key, scope)
-                applied.append(Applied(scope, item, window, not allowed))
-                if not allowed:
-                    LOG.info("ratelimit %s (%s) exceeded at %s", item, key, scope)
-                    self.remember(due, applied)
-                    return _breach(applied[-1])
+                if not rule.applies():
+                    continue
+                key = rule.key()
+                if not key:
+                    continue
+                for item in _parsed(_setting(rule.setting)):
+                    allowed, window = self.counter.hit(item, self.prefix, key, rule.scope)
+                    applied.append(Applied(rule.scope, item, window, not allowed))
+                    if not allowed:
+                        LOG.info("ratelimit %s (%s) exceeded at %s", item, key, rule.scope)
+                        return _breach(applied[-1])
         except Exception:  # noqa: BLE001 - the counters' Redis is unreachable: the request goes on unlimited
             LOG.exception("rate limits skipped: their storage failed")
             g._rate_limits = []
-        self.remember(due, applied)
         return None
 
-    def counter_key(self, item: RateLimitItem, key: str, scope: str) -> str:
-        """The Redis key of a counter (the ``limits`` library's, as ``OneTripCounter`` counts it)."""
-        return self.storage.prefixed_key(item.key_for(self.prefix, key, scope))
-
-    def add_fields(self, response: Response) -> Response:
-        """The after_request hook: the RateLimit fields of the limits the request was counted
-        against. A request whose count was left to its append but never reached it (refused
-        before: a bad body, an illegal move) is counted here, so every request counts."""
-        deferred = g.pop("_rate_limits_deferred", None)
-        if deferred is not None and not deferred.settle():
-            self._count(deferred.due)
+    @staticmethod
+    def add_fields(response: Response) -> Response:
+        """The after_request hook: the RateLimit fields of the limits the request was counted against."""
         applied = g.get("_rate_limits")
         if applied:
             response.headers.update(ratelimit_fields(applied))
         return response
 
 
-class Deferred:
-    """The limits of a request that its append counts (``Limiter.counted_by_append``): ``onto``
-    puts their counters into the append's side writes, and the append's counts become the
-    request's windows (``settle``)."""
-
-    def __init__(self, limiter: Limiter, due: list[tuple[str, RateLimitItem, str]]):
-        self.limiter, self.due = limiter, due
-        self.side: SideWrites | None = None
-
-    def onto(self, side: SideWrites) -> SideWrites:
-        """``side`` with the counters of the request's limits (those of the first append only)."""
-        if self.side is None:
-            self.side = side
-            for scope, item, key in self.due:
-                side.count(self.limiter.counter_key(item, key, scope), item.get_expiry(), item.amount)
-        return side
-
-    def settle(self) -> bool:
-        """The request's windows from the append's counts; False when no append counted them."""
-        if self.side is None or self.side.counted is None:
-            return False
-        now = time.time()
-        g._rate_limits = [Applied(scope, item, WindowStats(now + max(left, 0), max(0, item.amount - count)),
-                                  count > item.amount)
-                          for (scope, item, _key), (count, left) in zip(self.due, self.side.counted)]
-        self.limiter.remember(self.due, g._rate_limits)
-        return True
-
-
-def counted_by_the_append(effects: Callable[[dict, dict | None], SideWrites] | None):
-    """``effects`` (a change's side writes, ``shared.matches.Effects``) with the request's rate-limit
-    counters added, when they were left to its append (else ``effects`` as it is)."""
-    deferred = g.get("_rate_limits_deferred")
-    if deferred is None or effects is None:
-        return effects
-    return lambda new, prior: deferred.onto(effects(new, prior))
-
-
-def refusal() -> ApiError:
-    """The 429 of a request whose append a counter refused (``shared.eventstore.store.Limited``)."""
-    deferred = g.pop("_rate_limits_deferred")
-    deferred.settle()
-    return _breach_error(next(a for a in g._rate_limits if a.breached))
-
-
-def install(app: Flask, storage_uri: str, *, in_store: bool = False) -> Limiter | None:
-    """Apply the limits to every route of ``app`` (None when ``RATE_LIMITS=off``); ``in_store``:
-    the counters' storage is the match store's Redis (``Limiter``)."""
+def install(app: Flask, storage_uri: str) -> Limiter | None:
+    """Apply the limits to every route of ``app`` (None when ``RATE_LIMITS=off``)."""
     if os.environ.get("RATE_LIMITS", "on").lower() in ("off", "0", "false", "no"):
         return None
     if storage_uri.startswith("unix://"):  # redis-py's spelling of a socket; the limits library's is this
         storage_uri = "redis+" + storage_uri
-    limiter = Limiter(app.name, storage_uri, in_store=in_store)
+    limiter = Limiter(app.name, storage_uri)
     app.before_request(limiter.check)
     app.after_request(limiter.add_fields)
     app.extensions["tabletop_limiter"] = limiter

@@ -381,10 +381,7 @@ def _health_blueprint(client: redis.Redis) -> Blueprint:
     return blp
 
 
-def create_base_app(name: str, config: Config, client: redis.Redis, version: str = "1.0", *,
-                    counters_in_store: bool = False) -> tuple[Flask, Api]:
-    """The service's Flask app and its API. ``counters_in_store``: on a single match store the rate
-    limits' counters live in it, so that an append can count its request's (``shared.limits.Limiter``)."""
+def create_base_app(name: str, config: Config, client: redis.Redis, version: str = "1.0") -> tuple[Flask, Api]:
     app = Flask(name)
     app.config.update(
         API_TITLE=f"{name} service", API_VERSION=version, OPENAPI_VERSION="3.0.3",
@@ -402,8 +399,7 @@ def create_base_app(name: str, config: Config, client: redis.Redis, version: str
     # in this order: the request target's length, the rate limits (so that every refusal below
     # counts, and says so), the token, the body
     app.before_request(check_url_length)
-    counters = limits_storage_uri(config, in_store=counters_in_store)
-    install_limits(app, counters, in_store=not config.cluster and counters == config.redis_url)
+    install_limits(app, limits_storage_uri(config))
     app.before_request(check_token_first)
     app.before_request(check_json_body)
 

@@ -25,7 +25,7 @@ def create_app(config: Config | None = None):
     config = config or load()
     rt = Runtime.build(config)
     migrate(rt.redis, tokens=True)
-    app, api = create_base_app("rules", config, rt.redis, counters_in_store=True)
+    app, api = create_base_app("rules", config, rt.redis)
     live = LiveLogs(config, block_s=min(config.sse_keepalive_s, 5.0))
     live.gate.install(app)  # watchers write between moves, not ahead of them
     app.extensions.update(matches=rt.matches, followups=rt.followups, deadlines=rt.deadlines, runtime=rt,
@@ -39,8 +39,6 @@ def create_app(config: Config | None = None):
     stream_handoff.install(app, stream_handoff.Handoff(config.stream_handoff_socket))
     registry.load_all()
     api.register_blueprint(blp)
-    if app.extensions.get("tabletop_limiter") is not None:  # a move's limits are counted by its append
-        app.extensions["tabletop_limiter"].counted_by_append.add("matches.MovesResource")
     api.register_blueprint(export_blp)
     api.register_blueprint(analysis_blp)
     api.register_blueprint(index_blp)

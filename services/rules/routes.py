@@ -14,7 +14,7 @@ from flask_smorest import Blueprint
 from shared import limits, metrics, paging, stream_format
 from shared.engine.errors import IllegalMove
 from shared.eventstore.damage import DamagedLog
-from shared.eventstore.store import MAX_SEQ, Conflict, Limited
+from shared.eventstore.store import MAX_SEQ, Conflict
 from shared.held_streams import Held, Pacing
 from shared.matches import Forbidden, KeyReused, Matches, MatchOver, NotFound, RequestInProgress
 from shared.web import REDIS_OUTAGE, REDIS_RETRY_AFTER_S, ApiError, authenticated, error_responses, principal
@@ -88,8 +88,6 @@ def _match_errors():
         raise ApiError(409, "Conflict", str(err), "request-in-progress") from None
     except KeyReused as err:
         raise ApiError(422, "Unprocessable Content", str(err), "idempotency-key-reused") from None
-    except Limited:
-        raise limits.refusal() from None
 
 
 @blp.route("/<match_id>")
@@ -192,8 +190,8 @@ class MovesResource(MethodView):
         as_bot = principal(True).is_bot
         with _match_errors():  # one durable write on a single Redis: the append carries the rest
             done = followups.change(match_id, lambda effects: _matches().submit(
-                match_id, seat, body["move"], body["expected_version"], key, as_bot=as_bot,
-                effects=limits.counted_by_the_append(effects)), moved=seat)
+                match_id, seat, body["move"], body["expected_version"], key, as_bot=as_bot, effects=effects),
+                moved=seat)
         if not done.replayed:
             metrics.MOVES.labels(done.state["game_id"]).inc()
         return done.body()

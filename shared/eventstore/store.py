@@ -43,11 +43,7 @@ PACKED_CACHE = 16              # decoded compacted logs kept per process (paging
 
 # KEYS: meta, log, idempotency key, then the keys the side writes name (``SideWrites``).
 # ARGV: expected version, fingerprint ('' without a key), response, GENESIS, prev hash, key ttl,
-#       side writes (JSON, '' for none), counters (JSON, '' for none), number of meta fields, meta
-#       name/value pairs..., records...
-# The counters (``SideWrites.count``) are counted first, whatever follows: the first one past its
-# amount ends the call ('limited'), nothing appended. Every answer carries their counts and
-# seconds left, as JSON, after its own two items.
+#       side writes (JSON, '' for none), number of meta fields, meta name/value pairs..., records...
 # A key that holds an answer returns it ('dup'), one still pending in an older release's claim
 # returns 'pending'; neither appends anything. A fresh key costs one command: the head is checked
 # first (a retry of an answered move finds the match moved on, then the key is read), then the
@@ -58,20 +54,6 @@ _APPEND = """
 local meta, log, idem = KEYS[1], KEYS[2], KEYS[3]
 local SIDE = {zadd = true, zaddnx = true, zrem = true, xadd = true, clock = true}
 local keyed = ARGV[2] ~= ''
-local counted = {}
-local function answer(reply)  -- every answer carries the counters' counts
-  reply[3] = cjson.encode(counted)
-  return reply
-end
-if ARGV[8] ~= '' then  -- {key index, window (s), amount}: the window starts with its first count
-  for _, c in ipairs(cjson.decode(ARGV[8])) do
-    local key = KEYS[c[1]]
-    local n = redis.call('INCRBY', key, 1)
-    if n == 1 then redis.call('EXPIRE', key, c[2]) end
-    counted[#counted + 1] = {n, redis.call('TTL', key)}
-    if n > c[3] then return answer({'limited', ''}) end
-  end
-end
 local function prior_answer()  -- what the key holds, as the answer; nil when it holds nothing
   local prior = redis.call('GET', idem)
   if not prior then return nil end
@@ -82,7 +64,7 @@ local h = redis.call('HMGET', meta, 'version', 'head_hash')
 local current = tonumber(h[1] or '0')
 local head = h[2] or ARGV[4]
 if current ~= tonumber(ARGV[1]) or head ~= ARGV[5] then  -- a retry of an answered key, or a conflict
-  return answer((keyed and prior_answer()) or {'conflict', tostring(current)})
+  return (keyed and prior_answer()) or {'conflict', tostring(current)}
 end
 local ops = nil
 if ARGV[7] ~= '' then  -- checked before anything is written (a script is not rolled back)
@@ -94,10 +76,10 @@ end
 -- the answer is stored only if the key holds nothing (one command for the check and the write);
 -- a key that holds something is answered from it, and nothing is appended
 if keyed and not redis.call('SET', idem, 'done ' .. ARGV[2] .. ' ' .. ARGV[3], 'EX', ARGV[6], 'NX') then
-  return answer(prior_answer() or {'conflict', tostring(current)})
+  return prior_answer() or {'conflict', tostring(current)}
 end
-local nmeta = tonumber(ARGV[9])
-local first = 10 + nmeta * 2
+local nmeta = tonumber(ARGV[8])
+local first = 9 + nmeta * 2
 local v = current
 for i = first, #ARGV do
   v = v + 1
@@ -109,8 +91,8 @@ for i = first, #ARGV do
 end
 local fields = {'version', v}  -- the head and the meta fields in one HSET
 for i = 0, nmeta - 1 do
+  fields[#fields + 1] = ARGV[9 + 2 * i]
   fields[#fields + 1] = ARGV[10 + 2 * i]
-  fields[#fields + 1] = ARGV[11 + 2 * i]
 end
 redis.call('HSET', meta, unpack(fields))
 if ops then
@@ -144,7 +126,7 @@ if ops then
     end
   end
 end
-return answer({'ok', tostring(v)})
+return {'ok', tostring(v)}
 """
 
 # The head as one read (a cached read costs this and nothing more): version, head hash, damage
@@ -214,11 +196,6 @@ class AppendResult:
     duplicate_fingerprint: str | None = None  # the body fingerprint that first response answered
 
 
-class Limited(Exception):
-    """A counter of the append's side writes (``SideWrites.count``) passed its amount: nothing was
-    appended (the counts are in the side writes' ``counted``)."""
-
-
 class KeyPending(Exception):
     """The Idempotency-Key is held by a claim still pending (an older release's request)."""
 
@@ -236,19 +213,9 @@ class SideWrites:
     def __init__(self) -> None:
         self.keys: list[str] = []
         self.ops: list[list] = []
-        self.counters: list[list] = []
-        self.counted: list[tuple[int, int]] | None = None  # (count, seconds left) per counter, once counted
 
     def __bool__(self) -> bool:
         return bool(self.ops)
-
-    def count(self, key: str, window_s: int, amount: int) -> None:
-        """Count one in the fixed-window counter ``key`` (a window of ``window_s`` from its first
-        count) before anything else, whatever the append's outcome; past ``amount`` the append is
-        refused (``Limited``) and the counters after this one are not counted. Unlike the writes
-        above, a counter is counted for a conflict or a replay too. Their counts and seconds left,
-        in order, are in ``counted`` once the call returns."""
-        self.counters.append([self._key(key), int(window_s), int(amount)])
 
     def _key(self, key: str) -> int:
         if key not in self.keys:
@@ -426,17 +393,12 @@ class EventStore:
             if strays:
                 raise ValueError(f"side writes outside the match's slot on a cluster: {strays}")
         args: list = [expected_version, fingerprint if idempotency_field else "", body, GENESIS, prev_hash,
-                      int(idempotency_ttl_s), dumps(side.ops) if side else "",
-                      dumps(side.counters) if side is not None and side.counters else "", len(fields)]
+                      int(idempotency_ttl_s), dumps(side.ops) if side else "", len(fields)]
         for name, value in fields.items():
             args += [name, value]
         args += [dumps(rec) for rec in sealed]
-        status, value, counted = self._append(keys=[k["meta"], k["log"], idem, *side_keys], args=args)
+        status, value = self._append(keys=[k["meta"], k["log"], idem, *side_keys], args=args)
         status = status.decode()
-        if side is not None and side.counters:
-            side.counted = [(int(n), int(left)) for n, left in (loads(counted) or [])]  # cjson: [] is {}
-        if status == "limited":
-            raise Limited()
         if status == "dup":
             prior = IdempotentRequest.parse(value)
             return AppendResult(version=-1, records=[], duplicate=prior.response,

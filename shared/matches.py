@@ -35,7 +35,7 @@ from .eventstore.chain import GENESIS, verify_chain
 from .eventstore.damage import DamagedLog
 from .eventstore.packed import unpack
 from .eventstore.store import keys as keys_of
-from .eventstore.store import IDEMPOTENCY_TTL_S, Conflict, EventStore, IdempotentRequest, KeyPending, SideWrites
+from .eventstore.store import IDEMPOTENCY_TTL_S, Conflict, EventStore, Head, IdempotentRequest, KeyPending, SideWrites
 from .lru import Lru
 from .rng import SeededRng
 
@@ -191,10 +191,17 @@ class Matches:
         folded from the log when the seed was last checked, and the same version and hash mean the
         same records; the seed is needed only to build or advance a state (checked there) or to
         decide a move (read there when this process does not hold it). A seed lost behind a warm
-        process's back is thus met by the next read that folds (a fresh process, a new version,
-        an earlier version) or by the audit, which marks the match damaged for every process."""
-        head, head_hash, marker, _seed, has_log, clocks = self.store.head_read(
-            match_id, clocks=self._may_have_clocks(match_id), seed=False)
+        process's back is thus met by the next read that folds from the log (a fresh process, an
+        earlier version, a process further behind than the last append) or by the audit, which
+        marks the match damaged for every process.
+
+        A process one append behind (another process made the last move) that holds the seed
+        advances by the records the same head read brought (the meta's ``tail``): no read of the
+        log. Like the records a process appended itself, they are the log's own, checked to
+        follow the cached state by seq and hash; damage to the stream's copy of them is met by
+        the readers that read the stream."""
+        read = self.store.head_read(match_id, clocks=self._may_have_clocks(match_id), seed=False)
+        head, head_hash, marker, has_log, clocks = read.version, read.head_hash, read.damaged, read.has_log, read.clocks
         if head == 0:
             self.forget(match_id)
             if has_log:
@@ -204,7 +211,7 @@ class Matches:
             self.forget(match_id)
             raise DamagedLog.from_marker(match_id, marker)
         try:
-            return self._state_at(match_id, at, head, head_hash), clocks
+            return self._state_at(match_id, at, head, head_hash, read), clocks
         except DamagedLog as err:
             raise self.damaged(err) from None
 
@@ -220,14 +227,20 @@ class Matches:
         self.store.mark_damaged(err.match_id, err)
         return err
 
-    def _state_at(self, match_id: str, at: int | None, head: int, head_hash: str | None) -> dict:
+    def _state_at(self, match_id: str, at: int | None, head: int, head_hash: str | None,
+                  read: Head | None = None) -> dict:
+        """The state at ``at`` (the head when None) of a log whose head is ``head``/``head_hash``;
+        a cached state one append behind the head read ``read`` advances by the records that
+        read brought (``Head.tail_records``) when this process holds the match's seed (checked
+        when it was read), else from the log."""
         target = head if at is None else at
         if not 1 <= target <= head:
             raise NotFound(f"version {target} (the log has {head} events)")
         cached = self._cached(match_id, head, head_hash)
         if cached is not None and cached["version"] == target:
             return cached
-        if cached is not None and cached["version"] < target and at is None:
+        advancing = cached is not None and cached["version"] < target and at is None
+        if advancing:
             base_version, base = cached["version"], clone(cached)
         else:
             snap = self.store.latest_snapshot(match_id, target, self.layout_of)
@@ -235,7 +248,11 @@ class Matches:
             earlier = self._earlier.get(match_id)
             if earlier is not None and base_version < earlier["version"] < target:
                 base_version, base = earlier["version"], clone(earlier)
-        records = self._fold_records(match_id, base_version, target)
+        records = None
+        if advancing and read is not None and match_id in self._seeds:
+            records = read.tail_records(match_id, base_version)
+        if records is None:
+            records = self._fold_records(match_id, base_version, target)
         if base and records and records[0].get("prev_hash") != base["head_hash"]:  # the log was rewritten
             self.forget(match_id)
             base_version, base = 0, {}

@@ -89,7 +89,11 @@ for i = first, #ARGV do
     return added
   end
 end
-local fields = {'version', v}  -- the head and the meta fields in one HSET
+-- the head, this append's records (the tail a reader one append behind folds from) and the meta
+-- fields in one HSET
+local tail = {}
+for i = first, #ARGV do tail[#tail + 1] = ARGV[i] end
+local fields = {'version', v, 'tail', '[' .. table.concat(tail, ',') .. ']'}
 for i = 0, nmeta - 1 do
   fields[#fields + 1] = ARGV[9 + 2 * i]
   fields[#fields + 1] = ARGV[10 + 2 * i]
@@ -131,15 +135,17 @@ return {'ok', tostring(v)}
 
 # The head as one read (a cached read costs this and nothing more): version, head hash, damage
 # marker, whether the seed exists (asked only when ARGV[1] is '1', else -1), whether a log exists
-# (asked only without a meta), and the match's clocks (the deadlines hash, flat).
+# (asked only without a meta), the match's clocks (the deadlines hash, flat) and the last append's
+# records (``HEAD_FIELDS``).
 _HEAD = """
-local h = redis.call('HMGET', KEYS[1], 'version', 'head_hash', 'damaged')
+local h = redis.call('HMGET', KEYS[1], 'version', 'head_hash', 'damaged', 'tail')
 local seed = -1
 if ARGV[1] == '1' then seed = redis.call('EXISTS', KEYS[2]) end
 local haslog = 1
 if not h[1] then haslog = redis.call('EXISTS', KEYS[3], KEYS[4]) end
-return {h[1], h[2], h[3], seed, haslog, redis.call('HGETALL', KEYS[5])}
+return {h[1], h[2], h[3], seed, haslog, redis.call('HGETALL', KEYS[5]), h[4]}
 """
+HEAD_FIELDS = ["version", "head_hash", "damaged", "tail"]  # of the meta, as a head read asks them
 
 # Claim an Idempotency-Key: the stored value when the key is taken, else nothing (and it is ours).
 _CLAIM = """
@@ -186,6 +192,26 @@ class Head(NamedTuple):
     has_seed: bool | None  # None when the read did not ask (``head_read(seed=False)``)
     has_log: bool          # with version 0: a log without its meta (damaged) rather than no match
     clocks: dict[int, float]  # seat -> when its pending decision is due (``{m:M}:deadlines``)
+    tail: bytes | None = None  # the last append's records as the append wrote them (a JSON list)
+
+    def tail_records(self, match_id: str, after: int) -> list[dict] | None:
+        """The records after version ``after`` up to this head, from the last append's tail,
+        when it holds exactly those (None else: the reader is further behind, or the meta has no
+        tail, as a match last changed by an older release): what a process one append behind the
+        head folds from instead of reading the log. They are the stream's records, byte for byte;
+        the caller checks, as for the stream's, that they follow its state (seq and prev_hash)."""
+        if not self.tail or after >= self.version:
+            return None
+        try:
+            found = loads(self.tail)
+        except ValueError:
+            return None
+        if not (isinstance(found, list) and found and all(isinstance(r, dict) for r in found)):
+            return None
+        if found[0].get("seq") != after + 1 or found[-1].get("seq") != self.version \
+                or found[-1].get("hash") != self.head_hash:
+            return None
+        return found
 
 
 @dataclass
@@ -300,16 +326,16 @@ class EventStore:
         is built from the log."""
         k = keys(match_id)
         if clocks:
-            version, head_hash, damaged, has_seed, has_log, flat = self._head(
+            version, head_hash, damaged, has_seed, has_log, flat, tail = self._head(
                 keys=[k["meta"], k["seed"], k["log"], k["packed"], k["deadlines"]], args=["1" if seed else "0"])
         else:
             if seed:
                 pipe = self.r.pipeline(transaction=False)
-                pipe.hmget(k["meta"], ["version", "head_hash", "damaged"])
+                pipe.hmget(k["meta"], HEAD_FIELDS)
                 pipe.exists(k["seed"])
-                (version, head_hash, damaged), has_seed = pipe.execute()
+                (version, head_hash, damaged, tail), has_seed = pipe.execute()
             else:
-                (version, head_hash, damaged), has_seed = self.r.hmget(k["meta"], ["version", "head_hash", "damaged"]), -1
+                (version, head_hash, damaged, tail), has_seed = self.r.hmget(k["meta"], HEAD_FIELDS), -1
             flat = []
             has_log = 1 if version is not None else self.r.exists(k["log"], k["packed"])
         found = {int(flat[i]): float(flat[i + 1]) for i in range(0, len(flat), 2)}
@@ -317,7 +343,7 @@ class EventStore:
         if version is None:
             return Head(0, None, None, seeded, bool(has_log), found)
         return Head(int(version), head_hash.decode() if head_hash else None, damaged.decode() if damaged else None,
-                    seeded, True, found)
+                    seeded, True, found, tail)
 
     def mark_damaged(self, match_id: str, damage: DamagedLog) -> None:
         """Remember in the meta that a read met this damage (every process then answers it at

@@ -26,8 +26,9 @@ def answer(sealed):
 def test_append_writes_the_meta_fields_and_the_head_with_the_records(r):
     store = EventStore(r)
     done = store.append("m", 0, GENESIS, [rec(1), rec(2)], SEED, meta={"status": "active", "game": "duel"})
-    assert store.meta("m") == {"version": "2", "head_hash": done.records[-1]["hash"], "status": "active",
-                               "game": "duel"}
+    meta = store.meta("m")
+    assert loads(meta.pop("tail")) == done.records == [loads(f[b"e"]) for _, f in r.xrange(keys("m")["log"])]
+    assert meta == {"version": "2", "head_hash": done.records[-1]["hash"], "status": "active", "game": "duel"}
     assert store.head("m") == (2, done.records[-1]["hash"])
     assert [entry_id for entry_id, _ in r.xrange(keys("m")["log"])] == [b"0-1", b"0-2"]
     assert store.head("nobody") == (0, None)
@@ -89,7 +90,7 @@ def test_a_head_read_asks_for_the_seed_only_when_told_and_a_fold_reads_it_with_t
     store.put_seed("m", SEED)
     done = store.append("m", 0, GENESIS, [rec(1), rec(2)], SEED)
     for clocks in (False, True):
-        assert store.head_read("m", clocks=clocks, seed=False) == (2, done.records[-1]["hash"], None, None, True, {})
+        assert store.head_read("m", clocks=clocks, seed=False)[:6] == (2, done.records[-1]["hash"], None, None, True, {})
         assert store.head_read("m", clocks=clocks).has_seed is True
     records, seed_hex = store.read_with_seed("m", after=1)
     assert [x["seq"] for x in records] == [2] and seed_hex == SEED.hex().encode()
@@ -124,3 +125,24 @@ def test_reads_page_by_sequence_number_and_ends_are_the_first_and_last_records(r
     first, last = store.ends("m")
     assert (first["seq"], last["seq"]) == (1, 7) and store.ends("nobody") is None
     assert sorted(store.match_ids()) == ["m"]
+
+
+def test_a_head_read_brings_the_last_append_s_records_for_a_reader_one_append_behind(r):
+    """The meta's ``tail`` (the last append's records, as the stream holds them) comes with every
+    head read; ``tail_records`` gives them to a reader exactly one append behind, and nothing to
+    one further behind, to a meta without a tail (an older release's append) or to one whose tail
+    does not end at the head."""
+    store = EventStore(r)
+    first = store.append("m", 0, GENESIS, [rec(1)], SEED)
+    second = store.append("m", 1, first.records[-1]["hash"], [rec(2), rec(3)], SEED)
+    for clocks in (False, True):
+        read = store.head_read("m", clocks=clocks, seed=False)
+        assert read.tail_records("m", 1) == second.records == store.read("m", after=1)
+        assert read.tail_records("m", 0) is None and read.tail_records("m", 2) is None
+        assert read.tail_records("m", 3) is None  # at the head: nothing to fold
+    r.hset(keys("m")["meta"], "head_hash", "another history")
+    assert store.head_read("m", seed=False).tail_records("m", 1) is None
+    r.hdel(keys("m")["meta"], "tail")
+    assert store.head_read("m", seed=False).tail_records("m", 1) is None
+    r.hset(keys("m")["meta"], "tail", b"not json")
+    assert store.head_read("m", seed=False).tail_records("m", 1) is None

@@ -235,6 +235,41 @@ def test_a_move_that_hands_the_turn_to_a_bot_leaves_the_watch_in_the_same_write(
     assert r.zscore(FOLLOWUPS, f"{mid}|watch") is not None  # a lost bot job is noticed by the sweep
 
 
+def test_a_process_one_move_behind_reads_the_head_and_nothing_more(rules, redis_url):
+    """Two processes, one per player (as two gunicorn workers): each one's read after the other's
+    move is the head read alone, whose tail brings the move (no XRANGE of the log); a meta without
+    a tail (the last move made by an older release) costs the read of the log, same answer."""
+    app, store, r = rules
+    other = create_app(Config(redis_url=redis_url, queue_redis_url=app.extensions["config"].queue_redis_url,
+                              auth_secret=SECRET))
+    mid = _match(app, [{"player_id": "a"}, {"player_id": "b"}])
+    clients = {"a": app.test_client(), "b": other.test_client()}
+    for player in ("a", "b"):  # each process has folded the match and decided once (it holds the seed)
+        clients[player].get(f"/v1/matches/{mid}/turn", headers=_auth(r, player))
+
+    def move(player):
+        c, me = clients[player], _auth(r, player)
+        turn = c.get(f"/v1/matches/{mid}/turn", headers=me).get_json()
+        assert turn["moves"], turn
+        answer = c.post(f"/v1/matches/{mid}/moves", headers=me,
+                        json={"move": turn["moves"][0], "expected_version": turn["version"]})
+        assert answer.status_code == 201, answer.get_json()
+        return answer.get_json()["version"]
+
+    move("a"), move("b")  # both processes have made a move
+    version = move("a")
+    sent = store.during(lambda: clients["b"].get(f"/v1/matches/{mid}/turn", headers=_auth(r, "b")))
+    assert store.answer.get_json()["version"] == version
+    assert [cmd[0].upper() for cmd in sent if cmd[:2] != ("GET", "auth:token-gen:b")] == ["HMGET"], sent
+    move("b")
+    r.hdel(f"{{m:{mid}}}:meta", "tail")  # as an older release's append leaves the meta
+    sent = store.during(lambda: clients["a"].get(f"/v1/matches/{mid}/turn", headers=_auth(r, "a")))
+    fresh = create_app(Config(redis_url=redis_url, queue_redis_url=app.extensions["config"].queue_redis_url,
+                              auth_secret=SECRET)).test_client()
+    assert store.answer.get_json() == fresh.get(f"/v1/matches/{mid}/turn", headers=_auth(r, "a")).get_json()
+    assert "XRANGE" in [cmd[0].upper() for cmd in sent], sent
+
+
 def test_a_bot_move_cycle_is_a_head_read_and_one_write(rules):
     """The bot worker's cycle (``GET /turn``, ``POST /moves`` with the seat's bot token): the
     store sees the head read and the append, nothing else (a bot token needs no revocation check)."""

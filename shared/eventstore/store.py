@@ -3,7 +3,8 @@
 Keys of match M (hash-tagged, so one match lives in one Redis Cluster slot):
 
 * ``{m:M}:log``   — the stream; entry id ``0-<seq>``, one field ``e`` holding the record's JSON
-* ``{m:M}:meta``  — hash: version, head_hash, status, game, ... (a cache kept by every append)
+* ``{m:M}:meta``  — hash: version, head_hash, status, game, ... and ``tail``, the last append's
+  records as the stream holds them (a JSON list) (a cache kept by every append)
 * ``{m:M}:seed``  — the secret seed (hex)
 * ``{m:M}:idem:<seat>:<key>`` — one string per Idempotency-Key of a seat, expiring on its own:
   ``pending <fingerprint> <token>`` while its request runs (``PENDING_TTL_S``), then
@@ -18,8 +19,9 @@ Keys of match M (hash-tagged, so one match lives in one Redis Cluster slot):
 idempotent response, adds the records, updates the meta hash, stores the idempotent response and
 makes the caller's side writes (``SideWrites``: follow-up intents, player notices, turn clocks),
 all or nothing: an accepted move is one durable write. ``head_read`` is one round trip: the head,
-the damage marker, the clocks and (when asked) the seed's presence, which is all a read of a cached
-match costs; ``read_with_seed`` brings the seed with the records a state is folded from.
+the damage marker, the clocks, the last append's records (a process one append behind folds them)
+and (when asked) the seed's presence, which is all a read of a cached match costs;
+``read_with_seed`` brings the seed with the records a state is folded from.
 """
 from __future__ import annotations
 

@@ -271,3 +271,15 @@ def _pings(client) -> bool:
         return False
     finally:
         client.close()
+
+
+def test_a_test_stack_killed_leaves_no_process_of_it_behind(small_stack):
+    """``Stack.kill`` (the fixtures' teardown, tests/support/stack.py): the launcher, its supervised
+    program and its embedded Redis servers are all gone when it returns."""
+    stack, _target = small_stack
+    port = int(stack.env["EMBEDDED_REDIS_PORT"])
+    wait_for(lambda: _pings(redis.Redis(port=port)), 30, 0.1, "the embedded Redis")
+    wait_for(lambda: len(stack.pids()) >= 4, 30, 0.1, "launcher, supervisor, program and Redis servers")
+    stack.kill()
+    assert stack.process.returncode == -signal.SIGKILL
+    assert stack.pids() == set()

@@ -18,7 +18,7 @@ def stack(tmp_path_factory):
     server = localredis.start(workdir / "redis")
     s = start_stack(server.url, workdir, CORS_ORIGINS="*")
     yield s
-    s.stop()
+    s.kill()
     server.stop()
 
 

@@ -37,7 +37,7 @@ def stack(tmp_path_factory):
     s = start_stack(server.url, workdir, procfile=str(procfile), ANALYSIS_PARALLEL="2", ANALYSIS_CHUNK="1",
                     ANALYSIS_CLAIM_TTL_S="2")
     yield s
-    s.stop()
+    s.kill()
     server.stop()
 
 

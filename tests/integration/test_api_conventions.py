@@ -29,7 +29,7 @@ def stack(tmp_path_factory):
     server = localredis.start(workdir / "redis")
     s = start_stack(server.url, workdir, CORS_ORIGINS=f" {ORIGIN}, {OTHER_ORIGIN}/ ")
     yield s
-    s.stop()
+    s.kill()
     server.stop()
 
 

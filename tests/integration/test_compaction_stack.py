@@ -27,7 +27,7 @@ def compacting_stack(tmp_path_factory):
     server = localredis.start(workdir / "redis")
     s = start_stack(server.url, workdir, COMPACT_AFTER_S="3600")
     yield s
-    s.stop()
+    s.kill()
     server.stop()
 
 

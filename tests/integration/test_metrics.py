@@ -37,7 +37,7 @@ def mstack(tmp_path_factory):
     stack = start_stack(server.url, workdir, str(workdir / "Procfile"))
     stack.exporters = {name: f"http://127.0.0.1:{port}" for name, port in ports.items()}
     yield stack
-    stack.stop()
+    stack.kill()
     server.stop()
 
 

@@ -25,7 +25,7 @@ def stack(tmp_path_factory):
                     MAX_STREAMS_PER_ADDRESS=str(PER_ADDRESS), STREAM_RECHECK_S="0.5",
                     RATE_LIMIT_STREAMS_PER_TOKEN="100000/minute", RATE_LIMIT_STREAMS_PER_ADDRESS="100000/minute")
     yield s
-    s.stop()
+    s.kill()
     server.stop()
 
 

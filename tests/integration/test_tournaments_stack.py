@@ -20,7 +20,7 @@ def stack(tmp_path_factory):
     server = localredis.start(workdir / "redis")
     s = start_stack(server.url, workdir, MAX_OPEN_TOURNAMENTS="10")
     yield s
-    s.stop()
+    s.kill()
     server.stop()
 
 

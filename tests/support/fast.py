@@ -25,7 +25,7 @@ from shared import localredis
 from .backends import REAL_ONLY, STORE
 
 ROOT = Path(__file__).resolve().parents[2]
-UNIT = ("tests/games", "tests/engine", "tests/test_import_cycles.py")
+UNIT = ("tests/games", "tests/engine", "tests/test_import_cycles.py", "tests/test_schedule.py")
 
 
 def _unit(item: pytest.Item) -> bool:

@@ -46,7 +46,7 @@ def stack(tmp_path_factory):
     server = localredis.start(workdir / "redis")
     s = start_stack(server.url, workdir)
     yield s
-    s.stop()
+    s.kill()
     server.stop()
 
 

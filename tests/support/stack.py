@@ -92,6 +92,26 @@ class Stack:
                 pass
 
 
+    def kill(self) -> None:
+        """SIGKILL the launcher and every process of the stack, until none is left: a fixture's
+        teardown, after which nothing of the stack is looked at (the graceful stop is a test of
+        its own, tests/faults/test_supervision.py)."""
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        for _ in range(50):  # a process forked while the others were being killed is found next round
+            left = self.pids()
+            if not left:
+                return
+            for pid in left:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.05)
+        raise RuntimeError(f"processes of the stack outlived SIGKILL: {sorted(self.pids())}")
+
+
 def stack_pids(stack_id: str, *redis_ports: str | None) -> set[int]:
     """Every live process whose environment carries ``STACK_ID=stack_id``, and the embedded Redis
     servers on ``redis_ports`` (Redis writes its process title over its environment)."""

@@ -6,7 +6,6 @@ injectable clocks, so nothing here depends on how fast the machine is.
 import pytest
 import redis
 
-from services.matchmaking.app import create_app
 from services.matchmaking.inbox import Inbox, inbox_key
 from services.matchmaking.players import name_problem
 from shared.auth import Tokens
@@ -21,17 +20,6 @@ class Clock:
 
     def __call__(self):
         return self.now
-
-
-@pytest.fixture
-def make_app(redis_url, monkeypatch):
-    def make(**env):
-        for k, v in env.items():
-            monkeypatch.setenv(k, str(v))
-        app = create_app(Config(redis_url=redis_url, auth_secret="unit-secret", rules_url="http://127.0.0.1:9"))
-        app.config["TESTING"] = True
-        return app
-    return make
 
 
 @pytest.fixture

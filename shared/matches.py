@@ -250,7 +250,7 @@ class Matches:
                 base_version, base = earlier["version"], clone(earlier)
         records = None
         if advancing and read is not None and match_id in self._seeds:
-            records = read.tail_records(match_id, base_version)
+            records = read.tail_records(base_version)
         if records is None:
             records = self._fold_records(match_id, base_version, target)
         if base and records and records[0].get("prev_hash") != base["head_hash"]:  # the log was rewritten

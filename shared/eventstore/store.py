@@ -196,7 +196,7 @@ class Head(NamedTuple):
     clocks: dict[int, float]  # seat -> when its pending decision is due (``{m:M}:deadlines``)
     tail: bytes | None = None  # the last append's records as the append wrote them (a JSON list)
 
-    def tail_records(self, match_id: str, after: int) -> list[dict] | None:
+    def tail_records(self, after: int) -> list[dict] | None:
         """The records after version ``after`` up to this head, from the last append's tail,
         when it holds exactly those (None else: the reader is further behind, or the meta has no
         tail, as a match last changed by an older release): what a process one append behind the

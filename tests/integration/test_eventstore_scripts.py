@@ -137,12 +137,12 @@ def test_a_head_read_brings_the_last_append_s_records_for_a_reader_one_append_be
     second = store.append("m", 1, first.records[-1]["hash"], [rec(2), rec(3)], SEED)
     for clocks in (False, True):
         read = store.head_read("m", clocks=clocks, seed=False)
-        assert read.tail_records("m", 1) == second.records == store.read("m", after=1)
-        assert read.tail_records("m", 0) is None and read.tail_records("m", 2) is None
-        assert read.tail_records("m", 3) is None  # at the head: nothing to fold
+        assert read.tail_records(1) == second.records == store.read("m", after=1)
+        assert read.tail_records(0) is None and read.tail_records(2) is None
+        assert read.tail_records(3) is None  # at the head: nothing to fold
     r.hset(keys("m")["meta"], "head_hash", "another history")
-    assert store.head_read("m", seed=False).tail_records("m", 1) is None
+    assert store.head_read("m", seed=False).tail_records(1) is None
     r.hdel(keys("m")["meta"], "tail")
-    assert store.head_read("m", seed=False).tail_records("m", 1) is None
+    assert store.head_read("m", seed=False).tail_records(1) is None
     r.hset(keys("m")["meta"], "tail", b"not json")
-    assert store.head_read("m", seed=False).tail_records("m", 1) is None
+    assert store.head_read("m", seed=False).tail_records(1) is None

@@ -1,8 +1,10 @@
 """Rate limits on writes and streams, per player token and per client address (the ``limits`` library).
 
 A request with a player's token counts against that player (all its tokens together); a request
-without a valid token counts against its client address. One counter per request (one Redis round
-trip, in the service's Redis via ``storage_uri``), four application-wide limits:
+without a valid token counts against its client address. One counter per request, in the
+service's Redis via ``storage_uri``, counted in leases (``shared.ratewindow``: a process takes
+several hits of a busy caller's window in one round trip and spends them without one; limits of
+fewer than 64 a window are counted one Redis call per request), four application-wide limits:
 
 | variable | default | counts |
 |---|---|---|
@@ -20,7 +22,9 @@ cannot be reached the limits are skipped (the request then meets Redis itself an
 Every answer to a limited request, success or not, carries the IETF fields of
 draft-ietf-httpapi-ratelimit-headers: ``RateLimit-Policy: "<scope>";q=<quota>;w=<window s>`` and
 ``RateLimit: "<scope>";r=<remaining>;t=<s until the window resets>``, one item per limit that
-applied. The counting and the reading of the window are one Redis call (``shared.ratewindow``).
+applied. The counting and the reading of the window are one Redis call, or none while the
+process holds a lease of the caller's window (``shared.ratewindow``, which says how far ``r`` may
+be behind for a caller served by several processes).
 
 The limits are counted by a before_request hook of ours with the ``limits`` library's parsing,
 storage and keys (flask-limiter's own core; flask-limiter itself, which this replaced, resolved,

@@ -60,6 +60,7 @@ DEFAULTS = {
     "RATE_LIMIT_STREAMS_PER_ADDRESS": "3000/minute",
 }
 LOG = logging.getLogger("limits")
+COUNTED = "tabletop.rate_limits"  # environ: (the limits counted, the one exceeded) by a lean path
 
 
 def _setting(name: str) -> str:
@@ -167,15 +168,31 @@ class Limiter:
         """The before_request hook: count the request against the limits that apply to it (kept for
         the answer's fields); a 429 when one is exceeded. A request no limit applies to (a read
         other than a stream, a stream counted by the worker that handed it off, a bot's) costs
-        nothing more. When the counters' Redis fails the limits are skipped."""
-        g._rate_limits = applied = []
-        if not (_is_write() or _is_stream()) or request.environ.get("tabletop.serve_here"):
+        nothing more. When the counters' Redis fails the limits are skipped. A request that a
+        lean path in front of the app counted already (``COUNTED`` in its environ: the rules
+        service's moves, ``services/rules/fast_moves.py``) is not counted again."""
+        counted = request.environ.get(COUNTED)
+        if counted is not None:
+            g._rate_limits, breach = counted
+        elif not (_is_write() or _is_stream()) or request.environ.get("tabletop.serve_here"):
+            g._rate_limits = []
             return None
+        else:
+            g._rate_limits, breach = self.count(_is_write(), _is_stream(), _player_key, _address_key)
+        return None if breach is None else _breach(breach)
+
+    def count(self, write: bool, stream: bool, player_key: Callable[[], str],
+              address_key: Callable[[], str]) -> tuple[list[Applied], Applied | None]:
+        """Count a request (a write, a stream) against the limits that apply to it: the limits
+        counted and the one exceeded (None). ``player_key`` and ``address_key`` name whom it counts
+        against ("" for none). The counters' Redis failing, nothing is counted."""
+        applied: list[Applied] = []
+        keys = {_player_key: player_key, _address_key: address_key}
         try:
             for rule in RULES:
-                if not rule.applies():
+                if not (write if rule.applies is _is_write else stream):
                     continue
-                key = rule.key()
+                key = keys[rule.key]()
                 if not key:
                     continue
                 for item in _parsed(_setting(rule.setting)):
@@ -183,11 +200,11 @@ class Limiter:
                     applied.append(Applied(rule.scope, item, window, not allowed))
                     if not allowed:
                         LOG.info("ratelimit %s (%s) exceeded at %s", item, key, rule.scope)
-                        return _breach(applied[-1])
+                        return applied, applied[-1]
         except Exception:  # noqa: BLE001 - the counters' Redis is unreachable: the request goes on unlimited
             LOG.exception("rate limits skipped: their storage failed")
-            g._rate_limits = []
-        return None
+            return [], None
+        return applied, None
 
     @staticmethod
     def add_fields(response: Response) -> Response:

@@ -231,7 +231,7 @@ def check_json_body() -> None:
     if not raw:
         return
     try:
-        value = json.loads(raw, parse_int=_bounded_int, parse_float=_finite_float, parse_constant=_refuse_constant)
+        value = parse_checked_json(raw)
     except RecursionError:
         raise ApiError(400, "Bad Request", f"the JSON body nests more than {MAX_JSON_DEPTH} levels deep",
                        "json-too-deep") from None
@@ -242,6 +242,11 @@ def check_json_body() -> None:
                        "json-too-deep")
     if _plain_utf8(raw):  # what webargs would parse from it is this value: it need not parse it again
         g.json_body = value
+
+
+def parse_checked_json(raw: bytes):
+    """A JSON body's value, its numbers bounded (ValueError, RecursionError when too deep)."""
+    return json.loads(raw, parse_int=_bounded_int, parse_float=_finite_float, parse_constant=_refuse_constant)
 
 
 def _plain_utf8(raw: bytes) -> bool:

@@ -8,6 +8,7 @@ from shared import stream_handoff
 from shared.held_streams import HeldStreams
 from shared.web import create_base_app
 
+from . import fast_moves
 from .deadlines import DUE
 from .followups import FOLLOWUPS
 from .live import LiveLogs
@@ -45,4 +46,5 @@ def create_app(config: Config | None = None):
     api.register_blueprint(players_blp)
     api.register_blueprint(catalog_blp)
     app.register_blueprint(viewer_bp)
+    fast_moves.install(app)  # a person's move answered without Flask's per-request machinery
     return app

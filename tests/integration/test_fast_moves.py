@@ -1,0 +1,163 @@
+"""The lean path of ``POST …/moves`` (services/rules/fast_moves.py) answers exactly as the Flask
+route does: the same requests, played once through the route alone and once with the lean path in
+front, on the same fresh store, get the same status, headers and bodies; the rate limits count
+each request once; the request metrics count the same; and the lean path does serve the accepted
+moves itself (it is not handing everything to the route)."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+import redis
+
+import bench.counter_game  # noqa: F401  (registers the benchmark's one-move game: no chance, both runs alike)
+from services.rules.app import create_app
+from shared import localredis, metrics
+from shared.auth import Tokens
+from shared.config import Config
+
+SECRET = "fast-moves-secret"
+MID = "fast-moves-match"
+LIMIT = 12  # writes per minute per player: b's 13th write, the scenario's last, is refused
+CHAIN = {"at", "hash", "prev_hash", "hidden_digest", "created_at"}  # differ with the match's seed
+
+
+@pytest.fixture
+def servers(redis_url, tmp_path, monkeypatch):
+    queue = localredis.start(tmp_path / "queue")
+    monkeypatch.setenv("RATE_LIMITS", "on")
+    monkeypatch.setenv("RATE_LIMIT_WRITES_PER_TOKEN", f"{LIMIT}/minute")
+    monkeypatch.setenv("TOKEN_GENERATION_CACHE_S", "0")
+    monkeypatch.setenv("CORS_ORIGINS", "https://play.example")
+    monkeypatch.delenv("RATE_LIMIT_REDIS_URL", raising=False)
+    yield redis_url, queue
+    queue.stop()
+
+
+def masked(value):
+    if isinstance(value, dict):
+        return {k: ("…" if k in CHAIN else masked(v)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [masked(v) for v in value]
+    return value
+
+
+def answer_of(response) -> tuple:
+    """What a client gets, the chain's hashes and times masked (the seed differs between runs)."""
+    data = response.get_data()
+    response.close()  # the server has sent it (what lets the watchers go)
+    try:
+        body = masked(json.loads(data))
+    except ValueError:
+        body = None
+    raw = re.sub(rb'"(%s)":("[^"]*"|[0-9.]+)' % "|".join(sorted(CHAIN)).encode(), rb'"\1":"-"', data)
+    headers = sorted((k, v if k != "RateLimit" else v.rsplit(";t=", 1)[0]) for k, v in response.headers.items()
+                     if k not in ("Content-Length", "Date"))
+    return response.status_code, headers, body, raw
+
+
+def request_counts() -> dict:
+    return {tuple(sorted(s.labels.items())): s.value for m in metrics.REQUESTS.collect() for s in m.samples
+            if s.name.endswith("_total") and s.labels.get("route", "").endswith("/moves")}
+
+
+def fresh_app(redis_url: str, queue, fast: bool):
+    """A rules app on emptied servers with one counter match between a and b."""
+    r = redis.Redis.from_url(redis_url)
+    r.flushall()
+    redis.Redis.from_url(queue.url).flushall()
+    app = create_app(Config(redis_url=redis_url, queue_redis_url=queue.url, auth_secret=SECRET))
+    app.config["TESTING"] = True
+    app.extensions["fast_moves"].enabled = fast
+    app.extensions["matches"].clock = lambda: 1_800_000_000.0
+    app.extensions["runtime"].create_match({"match_id": MID, "game": "counter", "seats": [
+        {"player_id": "a"}, {"player_id": "b"}], "options": {"target": 100}, "turn_seconds": None})
+    return app, r
+
+
+def play(redis_url: str, queue, fast: bool) -> tuple[list[tuple], dict, object]:
+    """The scenario through a fresh app on freshly emptied servers: every answer, the request
+    metrics' increase and the lean path's own counts."""
+    app, r = fresh_app(redis_url, queue, fast)
+    tokens = Tokens(SECRET, r)
+    a, b, c = ({"Authorization": f"Bearer {tokens.for_player(p)}"} for p in "abc")
+    bot = {"Authorization": f"Bearer {tokens.for_bot(MID, 1, 'random')}"}
+    client = app.test_client()
+    url = f"/v1/matches/{MID}/moves"
+    turn = client.get(f"/v1/matches/{MID}/turn", headers=a).get_json()
+    move, v = turn["moves"][0], turn["version"]
+    before = request_counts()
+    answers = []
+
+    def post(headers, body=None, path=url, **kw):
+        kw.setdefault("json", body)
+        answers.append(answer_of(client.post(path, headers=headers, **kw)))
+        return answers[-1]
+
+    assert post({**a, "Idempotency-Key": "k1"}, {"move": move, "expected_version": v})[0] == 201
+    post({**a, "Idempotency-Key": "k1"}, {"move": move, "expected_version": v})  # the retry: replayed
+    post({**a, "Idempotency-Key": "k1"}, {"move": move, "expected_version": v + 5})  # the key reused: 422
+    post({**a}, {"move": move, "expected_version": v + 1})  # not a's decision now: 403
+    post(b, {"move": move, "expected_version": v})  # stale: 409
+    post(b, {"move": {"type": "no-such-move"}, "expected_version": v + 1})  # illegal: 422
+    post(b, {"move": move, "expected_version": v + 1}, path="/v1/matches/nope/moves")  # 404
+    post({}, {"move": move, "expected_version": v + 1})  # 401
+    post({"Authorization": "Bearer forged"}, {"move": move, "expected_version": v + 1})  # 401
+    post(c, {"move": move, "expected_version": v + 1})  # no seat: 403
+    post(bot, {"move": move, "expected_version": v + 1})  # a bot token for a person's seat: 403
+    post(b, {"move": move, "expected_version": v + 1, "extra": 1})  # 422
+    post(b, {"move": move, "expected_version": True})  # 422
+    post(b, {"move": move, "expected_version": -1})  # 422
+    post(b, {"move": "add", "expected_version": v + 1})  # 422
+    post(b, None, data="{", content_type="application/json")  # 400
+    post(b, None, data=json.dumps({"move": move, "expected_version": 10 ** 30}),
+         content_type="application/json")  # 400: a number too large
+    post(b, None, data=json.dumps({"move": move, "expected_version": v + 1}), content_type="text/plain")
+    post({**b, "Idempotency-Key": "x" * 201}, {"move": move, "expected_version": v + 1})  # 400
+    post({**b, "Origin": "https://play.example"}, {"move": move, "expected_version": v + 1})  # cross-origin: 201
+    post(a, {"move": move, "expected_version": v + 2}, path=f"{url}?x=1")  # a query string: 201
+    post(b, {"move": move, "expected_version": v + 1})  # b's writes reach the limit: 429
+    counted = int(r.get("LIMITS:LIMITER/ratelimit:rules/player:b/writes-token/%d/1/minute" % LIMIT) or 0) + \
+        int(redis.Redis.from_url(queue.url).get(
+            "LIMITS:LIMITER/ratelimit:rules/player:b/writes-token/%d/1/minute" % LIMIT) or 0)
+    after = request_counts()
+    increase = {k: after[k] - before.get(k, 0) for k in after if after[k] != before.get(k, 0)}
+    assert app.extensions["live"].gate._idle.is_set()  # every write let the watchers go again
+    return answers, {"metrics": increase, "b_counted": counted}, app.extensions["fast_moves"]
+
+
+def test_the_lean_path_answers_every_outcome_as_the_route_does(servers):
+    redis_url, queue = servers
+    route, route_counts, route_fast = play(redis_url, queue, fast=False)
+    lean, lean_counts, lean_fast = play(redis_url, queue, fast=True)
+    statuses = [a[0] for a in route]
+    assert statuses == [201, 201, 422, 403, 409, 422, 404, 401, 401, 403, 403, 422, 422, 422, 422, 400, 400, 422,
+                        400, 201, 201, 429], statuses
+    for i, (expected, got) in enumerate(zip(route, lean)):
+        assert got == expected, f"request {i}: the lean path answered {got}, the route {expected}"
+    assert lean_counts == route_counts
+    assert route_counts["b_counted"] == LIMIT + 1  # b's 13 writes, each counted once (the 429 too)
+    assert route_fast.served == 0 and lean_fast.served == 2  # a's accepted move and its replay
+
+
+def test_an_error_after_the_append_is_answered_as_the_route_answers_it(servers):
+    """The follow-ups outside the store failing (the queue Redis down) after the move is written:
+    the same 503 on both paths, and the move stays written."""
+    redis_url, queue = servers
+    answers = []
+    for fast in (False, True):
+        app, r = fresh_app(redis_url, queue, fast)
+
+        def down(_state):
+            raise redis.ConnectionError("the queue Redis is down")
+
+        app.extensions["followups"].after_commit = down
+        me = {"Authorization": f"Bearer {Tokens(SECRET, r).for_player('a')}", "Idempotency-Key": "k"}
+        client = app.test_client()
+        version = client.get(f"/v1/matches/{MID}").get_json()["version"]
+        answers.append(answer_of(client.post(f"/v1/matches/{MID}/moves", headers=me,
+                                             json={"move": {"type": "add"}, "expected_version": version})))
+        assert client.get(f"/v1/matches/{MID}").get_json()["version"] == version + 1
+        assert app.extensions["live"].gate._idle.is_set()
+    assert answers[0][0] == 503 and answers[1] == answers[0]

@@ -1,22 +1,23 @@
-"""The lean path of ``POST /v1/matches/{id}/moves``: a person's accepted move answered without
+"""The lean path of ``POST /v1/matches/{id}/moves``: an accepted move answered without
 Flask's per-request machinery (issue #24).
 
 Flask, flask-smorest and the hooks of ``shared.web`` cost a move more worker CPU than the move
 itself (``docs/benchmarks.md``, "The move path"). This WSGI layer in front of the rules app serves
-the common case — a person's token, a well-formed body, a seat of the match, a move accepted or
-replayed — with the same parts the route uses (the tokens, the rate limits, ``Matches.submit``
-with the follow-ups' effects, the live gate, the request metrics) and the same answer: the status,
-headers and body bytes the Flask route gives (``tests/integration/
-test_fast_moves.py`` compares both paths on every outcome).
+the common case — a person's token or a seat's bot's, a well-formed body, a seat of the match, a
+move accepted or replayed — with the same parts the route uses (the tokens, the rate limits,
+``Matches.submit`` with the follow-ups' effects, the live gate, the request metrics) and the same
+answer: the status, headers and body bytes the Flask route gives
+(``tests/integration/test_fast_moves.py`` plays every outcome through both and compares).
 
 Everything else it hands to the Flask app, unchanged, *before anything is written*: another
 route or method, a query string, a cross-origin request (``Origin``), a body that is not plain
-``application/json`` of the expected shape, a missing, bad or bot token, a caller without a seat,
-a bad ``Idempotency-Key``, a rate limit exceeded, and every refusal of the move (stale version,
-illegal move, match over, not the seat's decision, a key reused…): the app then answers as it
-always has. The rate limits are counted once: what this layer counted goes with the request
+``application/json`` of the expected shape, a missing or bad token, a caller without a seat (a
+bot whose seat this process's cached state does not show handed to it included), a bad
+``Idempotency-Key``, a rate limit exceeded, and every refusal of the move (stale version, illegal
+move, match over, not the seat's decision, a key reused…): the app then answers as it always
+has. The rate limits are counted once: what this layer counted goes with the request
 (``shared.limits.COUNTED``). An error after the append (the follow-ups outside the store) is
-answered by the app's own error handlers, as the route would answer it.
+answered by the app's own error handlers and hooks, as the route answers it.
 
 On a cluster (``Followups.one_write`` off) every move goes to the app.
 """
@@ -105,7 +106,8 @@ class FastMoves:
         limiter = app.extensions.get("tabletop_limiter")
         applied: list = []
         if limiter is not None:
-            applied, breach = limiter.count(True, False, lambda: f"player:{who.player_id}", lambda: "")
+            applied, breach = limiter.count(True, False, lambda: f"player:{who.player_id}" if who.player_id else "",
+                                            lambda: "")  # a bot's token counts against nobody
             environ[limits.COUNTED] = (applied, breach)
             if breach is not None:
                 raise HandOver
@@ -117,13 +119,11 @@ class FastMoves:
         if not followups.one_write:
             raise HandOver
         mstate = self._peek(matches, match_id)
-        seat = next((i for i, s in enumerate(mstate["seats"]) if s.get("player_id") == who.player_id), None)
-        if seat is None:
-            raise HandOver
+        seat = self._seat(mstate, who)
         with app.app_context():
             try:
                 done = matches.submit(match_id, seat, body["move"], body["expected_version"], key,
-                                      effects=followups.effects(seat))
+                                      as_bot=who.is_bot, effects=followups.effects(seat))
             except Exception:  # noqa: BLE001 - a refusal (or an outage) before any write: the route answers it
                 raise HandOver from None
             try:
@@ -164,9 +164,25 @@ class FastMoves:
 
     def _player(self, environ: dict) -> Principal:
         who = self.app.extensions["tokens"].from_header(environ.get("HTTP_AUTHORIZATION"))
-        if who is None or who.is_bot or not who.player_id:
-            raise HandOver  # missing or bad (the route's 401) or a bot's (its seat is read at the head)
+        if who is None or not (who.player_id or who.is_bot):
+            raise HandOver  # missing or bad: the route's 401
         return who
+
+    @staticmethod
+    def _seat(mstate: dict, who: Principal) -> int:
+        """The seat the caller plays, as the route finds it in the cached state, or HandOver (no
+        seat; a bot whose seat was handed over later than this process's cache: the route reads
+        the head)."""
+        if who.is_bot:
+            seat = who.bot_seat
+            if who.bot_match == mstate["match_id"] and isinstance(seat, int) and 0 <= seat < len(mstate["seats"]) \
+                    and mstate["controllers"][seat] != "human":
+                return seat
+            raise HandOver
+        for i, seat in enumerate(mstate["seats"]):
+            if seat.get("player_id") == who.player_id:
+                return i
+        raise HandOver
 
     def _move_body(self, raw: bytes) -> dict:
         """The body as the route's checks and schema would take it, or HandOver."""

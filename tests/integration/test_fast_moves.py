@@ -19,6 +19,7 @@ from shared.config import Config
 
 SECRET = "fast-moves-secret"
 MID = "fast-moves-match"
+BOTS = "fast-moves-bot-match"  # a against a bot
 LIMIT = 12  # writes per minute per player: b's 13th write, the scenario's last, is refused
 CHAIN = {"at", "hash", "prev_hash", "hidden_digest", "created_at"}  # differ with the match's seed
 
@@ -73,6 +74,8 @@ def fresh_app(redis_url: str, queue, fast: bool):
     app.extensions["matches"].clock = lambda: 1_800_000_000.0
     app.extensions["runtime"].create_match({"match_id": MID, "game": "counter", "seats": [
         {"player_id": "a"}, {"player_id": "b"}], "options": {"target": 100}, "turn_seconds": None})
+    app.extensions["runtime"].create_match({"match_id": BOTS, "game": "counter", "seats": [
+        {"player_id": "a"}, {"bot": "random"}], "options": {"target": 100}, "turn_seconds": None})
     return app, r
 
 
@@ -118,6 +121,13 @@ def play(redis_url: str, queue, fast: bool) -> tuple[list[tuple], dict, object]:
     post({**b, "Origin": "https://play.example"}, {"move": move, "expected_version": v + 1})  # cross-origin: 201
     post(a, {"move": move, "expected_version": v + 2}, path=f"{url}?x=1")  # a query string: 201
     post(b, {"move": move, "expected_version": v + 1})  # b's writes reach the limit: 429
+    against_bot = f"/v1/matches/{BOTS}/moves"
+    its_bot = {"Authorization": f"Bearer {tokens.for_bot(BOTS, 1, 'random')}"}
+    post(a, {"move": move, "expected_version": v}, path=against_bot)  # 201
+    post(its_bot, {"move": move, "expected_version": v + 1}, path=against_bot)  # the bot's move: 201
+    post(its_bot, {"move": move, "expected_version": v + 2}, path=against_bot)  # not its turn: 403
+    post({"Authorization": f"Bearer {tokens.for_bot(BOTS, 0, 'random')}"},
+         {"move": move, "expected_version": v + 2}, path=against_bot)  # seat 0 is a person's: 403
     counted = int(r.get("LIMITS:LIMITER/ratelimit:rules/player:b/writes-token/%d/1/minute" % LIMIT) or 0) + \
         int(redis.Redis.from_url(queue.url).get(
             "LIMITS:LIMITER/ratelimit:rules/player:b/writes-token/%d/1/minute" % LIMIT) or 0)
@@ -133,12 +143,13 @@ def test_the_lean_path_answers_every_outcome_as_the_route_does(servers):
     lean, lean_counts, lean_fast = play(redis_url, queue, fast=True)
     statuses = [a[0] for a in route]
     assert statuses == [201, 201, 422, 403, 409, 422, 404, 401, 401, 403, 403, 422, 422, 422, 422, 400, 400, 422,
-                        400, 201, 201, 429], statuses
+                        400, 201, 201, 429, 201, 201, 403, 403], statuses
     for i, (expected, got) in enumerate(zip(route, lean)):
         assert got == expected, f"request {i}: the lean path answered {got}, the route {expected}"
     assert lean_counts == route_counts
     assert route_counts["b_counted"] == LIMIT + 1  # b's 13 writes, each counted once (the 429 too)
-    assert route_fast.served == 0 and lean_fast.served == 2  # a's accepted move and its replay
+    # a's accepted move and its replay, a's and the bot's moves against each other
+    assert route_fast.served == 0 and lean_fast.served == 4
 
 
 def test_an_error_after_the_append_is_answered_as_the_route_answers_it(servers):

@@ -21,6 +21,10 @@ from .app import build
 
 log = logging.getLogger("matchmaking.consumer")
 FINISHED_POLL_S = 0.2  # finished matches (tournament results) are read this often at most
+# after a read that found entries, wait this long before the next, so that the notices of a busy
+# stack are fanned out in batches rather than one wake per move beside the move's own request
+# (issue #24); a player's inbox hears of a move this much later at most
+LINGER_S = float(os.environ.get("NOTICE_LINGER_S", "0.05"))
 
 
 def main() -> None:
@@ -41,7 +45,8 @@ def main() -> None:
 
     def step() -> None:
         nonlocal next_wave, next_finished
-        poll_together([ratings, notices], block_ms=200)  # both streams in one blocking read
+        if poll_together([ratings, notices], block_ms=200):  # both streams in one blocking read
+            time.sleep(LINGER_S)
         if time.monotonic() >= next_finished:
             # tournaments: a group of their own, so a read of its own; at most every
             # FINISHED_POLL_S, not after every notice (each move wakes the read above)

@@ -49,6 +49,7 @@ def stream_groups_of(service: str) -> list[tuple[str, str]]:
 log = logging.getLogger(__name__)
 
 Handler = Callable[[str, dict], None]  # (entry id, message)
+ManyHandler = Callable[[list[tuple[str, dict]]], list[bool]]  # [(entry id, message)] -> handled, each
 
 
 def publish(client: redis.Redis, stream: str, message: dict) -> str:
@@ -63,10 +64,13 @@ class Consumer:
     def __init__(
         self, client: redis.Redis, stream: str, group: str, handler: Handler, *,
         name: str | None = None, max_deliveries: int = 5, claim_idle_ms: int = 30_000, batch: int = 50,
-        ack_delay_s: float = 0.0,
+        ack_delay_s: float = 0.0, handle_many: ManyHandler | None = None,
     ):
         self.r = client
         self.stream, self.group, self.handler = stream, group, handler
+        # ``handle_many``: handles the messages of one read together (e.g. their writes in one
+        # pipeline), saying which succeeded; ``handler`` is then used for reclaimed entries only
+        self.handle_many = handle_many
         self.name = name or f"{socket.gethostname()}-{os.getpid()}"
         self.max_deliveries, self.claim_idle_ms, self.batch = max_deliveries, claim_idle_ms, batch
         self.dead_letter = f"{stream}:dead"
@@ -104,10 +108,31 @@ class Consumer:
         metrics.STREAM_ENTRIES.labels(self.stream, self.group, "ok").inc()
         return True
 
-    def _handle_batch(self, entries) -> int:
-        """Handle entries in order and acknowledge the ones that succeeded in one XACK (a crash
-        before it redelivers the batch: handlers are idempotent). Returns entries handled."""
-        done = [eid for eid, fields in entries if fields and self._handle(eid, fields)]
+    def _handle_many(self, entries) -> list[str]:
+        """Run ``handle_many`` on the entries of a read: the ids of those it handled."""
+        entries = [(eid, fields) for eid, fields in entries if fields]
+        try:
+            flags = self.handle_many([(eid, loads(fields[b"m"])) for eid, fields in entries])
+        except Exception:
+            log.exception("%s/%s: handler failed on %d entries", self.stream, self.group, len(entries))
+            flags = [False] * len(entries)
+        done = [eid for (eid, _), ok in zip(entries, flags) if ok]
+        if len(done) < len(entries):
+            log.error("%s/%s: handler failed on %d of %d entries", self.stream, self.group,
+                      len(entries) - len(done), len(entries))
+            metrics.STREAM_ENTRIES.labels(self.stream, self.group, "failed").inc(len(entries) - len(done))
+        if done:
+            metrics.STREAM_ENTRIES.labels(self.stream, self.group, "ok").inc(len(done))
+        return done
+
+    def _handle_batch(self, entries, *, together: bool = False) -> int:
+        """Handle entries in order (``together``: with ``handle_many``, when set) and acknowledge
+        the ones that succeeded in one XACK (a crash before it redelivers the batch: handlers are
+        idempotent). Returns entries handled."""
+        if together and self.handle_many is not None:
+            done = self._handle_many(entries)
+        else:
+            done = [eid for eid, fields in entries if fields and self._handle(eid, fields)]
         if done and not self._unacked:
             self._unacked_since = time.monotonic()
         self._unacked += done
@@ -166,7 +191,7 @@ class Consumer:
         self._next_reclaim = 0.0
 
     def _after_read(self, entries) -> int:
-        handled = self._handle_batch([(entry_id.decode(), fields) for entry_id, fields in entries])
+        handled = self._handle_batch([(entry_id.decode(), fields) for entry_id, fields in entries], together=True)
         self._polls += 1
         if self._polls % 20 == 0:
             trim(self.r, self.stream)

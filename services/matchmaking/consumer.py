@@ -35,8 +35,10 @@ def main() -> None:
     parts = build(client, config)
     queue, tables, inbox = parts["queue"], parts["tables"], parts["inbox"]
     ratings = Consumer(client, RATINGS_UPDATED, "matchmaking", lambda _id, m: queue.rating_updated(m))
-    # one notice per change of a match: acknowledged together, about once a second
-    notices = Consumer(client, PLAYER_NOTICES, "matchmaking", lambda _id, m: inbox.fan_out(m), ack_delay_s=1.0)
+    # one notice per change of a match: the notices of a read fanned out in one pipeline, and
+    # acknowledged together about once a second
+    notices = Consumer(client, PLAYER_NOTICES, "matchmaking", lambda _id, m: inbox.fan_out(m), ack_delay_s=1.0,
+                       handle_many=lambda entries: inbox.fan_out_many([m for _id, m in entries]))
     tournaments = parts["tournaments"]  # finished matches record results and pair the next round
     finished = Consumer(client, MATCHES_FINISHED, "matchmaking-tournaments", lambda _id, m: tournaments.match_finished(m))
     metrics.serve([metrics.StreamLag(client, stream_groups_of("matchmaking"))])  # METRICS_PORT

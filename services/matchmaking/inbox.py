@@ -16,12 +16,13 @@ A match's first notice seen is its start; notices at or below the last version f
 match (a redelivery, a retried bot turn) are dropped, so a player gets each event once. Two
 matchmaking consumers may take two notices of one match at once: on a single Redis a notice's
 fan-out is one script call (the check of the last version, every player's event and the new last
-version, atomically: one durable write per notice); on a Redis Cluster, where the inboxes live in
+version, atomically: one durable write per notice, and the notices of one read go in one pipeline); on a Redis Cluster, where the inboxes live in
 other slots, each match's fan-out runs under a short lock (``mm:notice-lock:<match>``), so they do
 not both take a notice for its first.
 """
 from __future__ import annotations
 
+import logging
 import re
 
 import redis
@@ -29,6 +30,8 @@ from redis.cluster import RedisCluster
 
 from shared.canonical import dumps, loads
 from shared.web import ApiError
+
+log = logging.getLogger("matchmaking.inbox")
 
 INBOX_MAXLEN = 1000
 SEEN_TTL_S = 30 * 24 * 3600
@@ -109,6 +112,25 @@ class Inbox:
         with self.r.lock(f"mm:notice-lock:{notice['match_id']}", timeout=30, blocking_timeout=30):
             self._fan_out(notice)
 
+    def fan_out_many(self, notices: list[dict]) -> list[bool]:
+        """``fan_out`` of several notices, in order: on a single Redis their script calls in one
+        pipeline (one round trip, and the writes of one event-loop turn share one fsync); whether
+        each was fanned out (a failed one is delivered again: ``fan_out`` is idempotent)."""
+        if self._fan_out_script is None:
+            done = []
+            for notice in notices:
+                try:
+                    self.fan_out(notice)
+                    done.append(True)
+                except Exception:  # noqa: BLE001 - this one is retried; the others stand
+                    log.exception("fan-out of notice %s v%s failed", notice.get("match_id"), notice.get("version"))
+                    done.append(False)
+            return done
+        pipe = self.r.pipeline(transaction=False)
+        for notice in notices:
+            self._fan_out_at_once(notice, client=pipe)
+        return [not isinstance(result, Exception) for result in pipe.execute(raise_on_error=False)]
+
     @staticmethod
     def _events(notice: dict) -> list[tuple[bool, str, str, dict]]:
         """(only for the match's first notice, player, type, data) of every event of a notice."""
@@ -124,12 +146,13 @@ class Inbox:
                 out.append((False, player_id, "your_turn", {**base, "seat": seat}))
         return out
 
-    def _fan_out_at_once(self, notice: dict) -> None:
+    def _fan_out_at_once(self, notice: dict, client=None) -> None:
         events = self._events(notice)
         args: list = [int(notice["version"]), SEEN_TTL_S, INBOX_MAXLEN]
         for first_only, _player, kind, data in events:
             args += ["1" if first_only else "0", kind, dumps(data)]
-        self._fan_out_script(keys=[seen_key(notice["match_id"]), *(inbox_key(e[1]) for e in events)], args=args)
+        self._fan_out_script(keys=[seen_key(notice["match_id"]), *(inbox_key(e[1]) for e in events)], args=args,
+                             client=client)
 
     def _fan_out(self, notice: dict) -> None:
         """The cluster's fan-out (under the match's lock): the same events, one command each."""

@@ -42,3 +42,34 @@ def test_both_ways_write_the_same_events(r):
         inbox.fan_out(notice(4, [1]))
         written[one_call] = {p: inbox_of(r, p) for p in ("pa", "pb", "pc")}
     assert written[True] == written[False]
+
+
+@pytest.mark.parametrize("one_call", [True, False], ids=["script", "lock"])
+def test_notices_fanned_out_together_write_what_one_by_one_writes(r, one_call):
+    """``fan_out_many`` (the consumer's batch of one read: one pipeline on a single Redis) writes the
+    same events as ``fan_out`` of each notice in order, redeliveries and older notices included."""
+    batch = [notice(2, [0, 1, 2]), notice(3, [1]), notice(3, [1]), notice(2, [0]), notice(5, [], "finished")]
+    written = {}
+    for together in (False, True):
+        r.flushall()
+        inbox = Inbox(r)
+        if not one_call:
+            inbox._fan_out_script = None
+        if together:
+            assert inbox.fan_out_many(batch) == [True] * len(batch)
+        else:
+            for n in batch:
+                inbox.fan_out(n)
+        written[together] = {p: [k for k, _ in inbox_of(r, p)] for p in ("pa", "pb", "pc")}
+    assert written[True] == written[False]
+    assert written[True]["pb"] == ["match_started", "your_turn", "your_turn", "match_ended"]
+
+
+def test_a_notice_that_fails_in_a_batch_is_said_so_and_the_others_stand(r):
+    """A notice whose fan-out fails (here: a player's inbox key holds a string) is reported as not
+    done (the consumer leaves it unacknowledged, to be delivered again); the rest are written."""
+    r.set(inbox_key("px"), "not a stream")
+    bad = {"match_id": "m2", "game": "duel", "version": 1, "status": "active", "to_act": [0],
+           "players": [[0, "px", True]]}
+    assert Inbox(r).fan_out_many([notice(2, [0]), bad, notice(3, [1])]) == [True, False, True]
+    assert [k for k, _ in inbox_of(r, "pb")] == ["match_started", "your_turn"]

@@ -77,3 +77,25 @@ def test_pending_entries_are_looked_for_every_half_claim_idle_not_every_poll(r):
     for _ in range(3):
         eager.poll(block_ms=1)
     assert _calls(r, "xpending") - looks == 3  # idle 0: every poll looks, as before
+
+
+def test_a_read_handled_together_acknowledges_what_succeeded_and_reclaims_one_by_one(r):
+    """``handle_many`` gets the messages of one read at once; the entries it says failed stay
+    pending (delivered again), and a reclaimed entry goes through the one-by-one handler."""
+    for i in range(4):
+        publish(r, STREAM, {"i": i})
+    batches, singles = [], []
+
+    def many(entries):
+        batches.append([m["i"] for _id, m in entries])
+        return [m["i"] != 2 for _id, m in entries]
+
+    consumer = Consumer(r, STREAM, "g", lambda _id, m: singles.append(m["i"]), handle_many=many, claim_idle_ms=1)
+    consumer._next_reclaim = float("inf")  # the first poll reads new entries only
+    assert consumer.poll(block_ms=10) == 3
+    assert batches == [[0, 1, 2, 3]] and singles == []
+    pending = r.xpending_range(STREAM, "g", min="-", max="+", count=10)
+    assert [r.xrange(STREAM, p["message_id"], p["message_id"])[0][1] for p in pending] == [{b"m": b'{"i":2}'}]
+    consumer._next_reclaim = 0.0
+    assert consumer.poll(block_ms=10) == 1  # entry 2, reclaimed once idle
+    assert singles == [2] and r.xpending(STREAM, "g")["pending"] == 0

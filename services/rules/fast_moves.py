@@ -130,11 +130,10 @@ class FastMoves:
                 faults.point("after-append")
                 if not done.replayed:
                     followups.after_commit(done.state)
+                    self._moves.labels(done.state["game_id"]).inc()
+                out = self._json(self._dump(done.body()))
             except Exception as err:  # noqa: BLE001 - the move is written: answered as the route answers it
                 return self._error_answer(environ, err, applied, t0)
-        if not done.replayed:
-            self._moves.labels(done.state["game_id"]).inc()
-        out = self._json(self._dump(done.body()))
         headers = [("Content-Type", "application/json"), ("Content-Length", str(len(out)))]
         headers += list(limits.ratelimit_fields(applied).items()) + self._cors_headers()
         self._count(t0)
@@ -163,7 +162,10 @@ class FastMoves:
         return self._cors
 
     def _player(self, environ: dict) -> Principal:
-        who = self.app.extensions["tokens"].from_header(environ.get("HTTP_AUTHORIZATION"))
+        try:
+            who = self.app.extensions["tokens"].from_header(environ.get("HTTP_AUTHORIZATION"))
+        except Exception:  # noqa: BLE001 - the generations' Redis failing: the route answers (503)
+            raise HandOver from None
         if who is None or not (who.player_id or who.is_bot):
             raise HandOver  # missing or bad: the route's 401
         return who

@@ -11,11 +11,12 @@ import re
 import pytest
 import redis
 
-import bench.counter_game  # noqa: F401  (registers the benchmark's one-move game: no chance, both runs alike)
 from services.rules.app import create_app
 from shared import localredis, metrics
 from shared.auth import Tokens
 from shared.config import Config
+from shared.engine import registry
+from tests.support.pile import PILE
 
 SECRET = "fast-moves-secret"
 MID = "fast-moves-match"
@@ -26,6 +27,7 @@ CHAIN = {"at", "hash", "prev_hash", "hidden_digest", "created_at"}  # differ wit
 
 @pytest.fixture
 def servers(redis_url, tmp_path, monkeypatch):
+    registry.register(PILE)  # no chance: both runs alike; installed for this test only
     queue = localredis.start(tmp_path / "queue")
     monkeypatch.setenv("RATE_LIMITS", "on")
     monkeypatch.setenv("RATE_LIMIT_WRITES_PER_TOKEN", f"{LIMIT}/minute")
@@ -34,6 +36,8 @@ def servers(redis_url, tmp_path, monkeypatch):
     monkeypatch.delenv("RATE_LIMIT_REDIS_URL", raising=False)
     yield redis_url, queue
     queue.stop()
+    registry._games.pop((PILE.id, PILE.version), None)
+    registry._latest.pop(PILE.id, None)
 
 
 def masked(value):
@@ -64,7 +68,7 @@ def request_counts() -> dict:
 
 
 def fresh_app(redis_url: str, queue, fast: bool):
-    """A rules app on emptied servers with one counter match between a and b."""
+    """A rules app on emptied servers with one pile match between a and b, and one between a and a bot."""
     r = redis.Redis.from_url(redis_url)
     r.flushall()
     redis.Redis.from_url(queue.url).flushall()
@@ -72,10 +76,10 @@ def fresh_app(redis_url: str, queue, fast: bool):
     app.config["TESTING"] = True
     app.extensions["fast_moves"].enabled = fast
     app.extensions["matches"].clock = lambda: 1_800_000_000.0
-    app.extensions["runtime"].create_match({"match_id": MID, "game": "counter", "seats": [
-        {"player_id": "a"}, {"player_id": "b"}], "options": {"target": 100}, "turn_seconds": None})
-    app.extensions["runtime"].create_match({"match_id": BOTS, "game": "counter", "seats": [
-        {"player_id": "a"}, {"bot": "random"}], "options": {"target": 100}, "turn_seconds": None})
+    app.extensions["runtime"].create_match({"match_id": MID, "game": "pile", "seats": [
+        {"player_id": "a"}, {"player_id": "b"}], "options": {"stones": 40}, "turn_seconds": None})
+    app.extensions["runtime"].create_match({"match_id": BOTS, "game": "pile", "seats": [
+        {"player_id": "a"}, {"bot": "random"}], "options": {"stones": 40}, "turn_seconds": None})
     return app, r
 
 
@@ -89,7 +93,8 @@ def play(redis_url: str, queue, fast: bool) -> tuple[list[tuple], dict, object]:
     client = app.test_client()
     url = f"/v1/matches/{MID}/moves"
     turn = client.get(f"/v1/matches/{MID}/turn", headers=a).get_json()
-    move, v = turn["moves"][0], turn["version"]
+    move, v = {"type": "take", "n": 1}, turn["version"]
+    assert move in turn["moves"]
     before = request_counts()
     answers = []
 
@@ -103,7 +108,7 @@ def play(redis_url: str, queue, fast: bool) -> tuple[list[tuple], dict, object]:
     post({**a, "Idempotency-Key": "k1"}, {"move": move, "expected_version": v + 5})  # the key reused: 422
     post({**a}, {"move": move, "expected_version": v + 1})  # not a's decision now: 403
     post(b, {"move": move, "expected_version": v})  # stale: 409
-    post(b, {"move": {"type": "no-such-move"}, "expected_version": v + 1})  # illegal: 422
+    post(b, {"move": {"type": "take", "n": 9}, "expected_version": v + 1})  # illegal: 422
     post(b, {"move": move, "expected_version": v + 1}, path="/v1/matches/nope/moves")  # 404
     post({}, {"move": move, "expected_version": v + 1})  # 401
     post({"Authorization": "Bearer forged"}, {"move": move, "expected_version": v + 1})  # 401
@@ -112,7 +117,7 @@ def play(redis_url: str, queue, fast: bool) -> tuple[list[tuple], dict, object]:
     post(b, {"move": move, "expected_version": v + 1, "extra": 1})  # 422
     post(b, {"move": move, "expected_version": True})  # 422
     post(b, {"move": move, "expected_version": -1})  # 422
-    post(b, {"move": "add", "expected_version": v + 1})  # 422
+    post(b, {"move": "take", "expected_version": v + 1})  # 422
     post(b, None, data="{", content_type="application/json")  # 400
     post(b, None, data=json.dumps({"move": move, "expected_version": 10 ** 30}),
          content_type="application/json")  # 400: a number too large
@@ -168,7 +173,26 @@ def test_an_error_after_the_append_is_answered_as_the_route_answers_it(servers):
         client = app.test_client()
         version = client.get(f"/v1/matches/{MID}").get_json()["version"]
         answers.append(answer_of(client.post(f"/v1/matches/{MID}/moves", headers=me,
-                                             json={"move": {"type": "add"}, "expected_version": version})))
+                                             json={"move": {"type": "take", "n": 1}, "expected_version": version})))
         assert client.get(f"/v1/matches/{MID}").get_json()["version"] == version + 1
         assert app.extensions["live"].gate._idle.is_set()
     assert answers[0][0] == 503 and answers[1] == answers[0]
+
+
+def test_a_store_outage_before_the_move_is_the_route_s_503(servers, tmp_path):
+    """The match store down when the move comes (the token's generation cannot be read): the lean
+    path hands the request to the route, which answers 503 with Retry-After, not a crash."""
+    redis_url, queue = servers
+    store = localredis.start(tmp_path / "store")
+    try:
+        app, r = fresh_app(store.url, queue, fast=True)
+        me = {"Authorization": f"Bearer {Tokens(SECRET, r).for_player('a')}"}
+        client = app.test_client()
+        version = client.get(f"/v1/matches/{MID}").get_json()["version"]
+        store.stop()
+        answer = client.post(f"/v1/matches/{MID}/moves", headers=me,
+                             json={"move": {"type": "take", "n": 1}, "expected_version": version})
+        assert answer.status_code == 503 and int(answer.headers["Retry-After"]) > 0, answer.get_data()
+        assert app.extensions["fast_moves"].handed_over == 1
+    finally:
+        store.stop()

@@ -68,10 +68,12 @@ class FastMoves:
         if found is None or environ.get("QUERY_STRING") or "HTTP_ORIGIN" in environ:
             return self.inner(environ, start_response)
         t0 = time.perf_counter()
-        raw = self._body(environ)
-        if raw is None:  # not ours to read: the app reads it (and answers 411, 413, 400…)
+        if not self._takes_body(environ):  # not ours to read: the app reads it (411, 413, 400…)
             return self.inner(environ, start_response)
+        raw = environ["wsgi.input"].read(int(environ["CONTENT_LENGTH"]))
         environ["wsgi.input"] = io.BytesIO(raw)  # whatever happens, the app can read it again
+        if len(raw) != int(environ["CONTENT_LENGTH"]):  # the client sent less: the app's answer
+            return self.inner(environ, start_response)
         live = self.app.extensions["live"].gate
         live.enter()  # watchers write between moves (released when the answer has been sent)
         try:
@@ -89,16 +91,15 @@ class FastMoves:
         return _Answer(body, live.leave)
 
     # ----- the move -----------------------------------------------------------------------------
-    def _body(self, environ: dict) -> bytes | None:
+    @staticmethod
+    def _takes_body(environ: dict) -> bool:
+        """Whether the request's body is plain JSON of a length this path reads itself."""
         if environ.get("CONTENT_TYPE") != "application/json":
-            return None
+            return False
         length = environ.get("CONTENT_LENGTH")
         if not length or not length.isdigit() or int(length) > MAX_BODY:
-            return None
-        if len((environ.get("RAW_URI") or environ.get("PATH_INFO", "")).encode("utf-8", "replace")) > MAX_URL_BYTES:
-            return None
-        raw = environ["wsgi.input"].read(int(length))
-        return raw if len(raw) == int(length) else None
+            return False
+        return len((environ.get("RAW_URI") or environ.get("PATH_INFO", "")).encode("utf-8", "replace")) <= MAX_URL_BYTES
 
     def _serve(self, environ: dict, match_id: str, raw: bytes, t0: float) -> tuple[str, list, bytes]:
         app = self.app

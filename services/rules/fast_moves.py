@@ -33,6 +33,8 @@ from shared import faults, limits, metrics
 from shared.auth import Principal
 from shared.web import MAX_JSON_DEPTH, MAX_URL_BYTES, _depth_within, _plain_utf8, parse_checked_json
 
+from .routes import seat_held
+
 ROUTE = "/v1/matches/<match_id>/moves"  # the Flask rule, for the request metrics' label
 PATH = re.compile(r"/v1/matches/([^/]+)/moves")
 MAX_BODY = 256 * 1024  # the app's MAX_CONTENT_LENGTH: larger bodies are its 413
@@ -120,7 +122,9 @@ class FastMoves:
         if not followups.one_write:
             raise HandOver
         mstate = self._peek(matches, match_id)
-        seat = self._seat(mstate, who)
+        seat = seat_held(mstate, who)  # a bot's seat handed over after this process's cache: the route reads the head
+        if seat is None:
+            raise HandOver
         with app.app_context():
             try:
                 done = matches.submit(match_id, seat, body["move"], body["expected_version"], key,
@@ -170,22 +174,6 @@ class FastMoves:
         if who is None or not (who.player_id or who.is_bot):
             raise HandOver  # missing or bad: the route's 401
         return who
-
-    @staticmethod
-    def _seat(mstate: dict, who: Principal) -> int:
-        """The seat the caller plays, as the route finds it in the cached state, or HandOver (no
-        seat; a bot whose seat was handed over later than this process's cache: the route reads
-        the head)."""
-        if who.is_bot:
-            seat = who.bot_seat
-            if who.bot_match == mstate["match_id"] and isinstance(seat, int) and 0 <= seat < len(mstate["seats"]) \
-                    and mstate["controllers"][seat] != "human":
-                return seat
-            raise HandOver
-        for i, seat in enumerate(mstate["seats"]):
-            if seat.get("player_id") == who.player_id:
-                return i
-        raise HandOver
 
     def _move_body(self, raw: bytes) -> dict:
         """The body as the route's checks and schema would take it, or HandOver."""

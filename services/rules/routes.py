@@ -12,6 +12,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from shared import limits, metrics, paging, stream_format
+from shared.auth import Principal
 from shared.engine.errors import IllegalMove
 from shared.eventstore.damage import DamagedLog
 from shared.eventstore.store import MAX_SEQ, Conflict
@@ -44,30 +45,33 @@ def _state_and_clocks(match_id: str, at: int | None = None) -> tuple[dict, dict[
         raise ApiError(404, "Not Found", f"no match {match_id!r}", "no-such-match") from None
 
 
+def seat_held(mstate: dict, who: Principal) -> int | None:
+    """The seat ``who`` holds in the match as ``mstate`` shows it: a player's own seat, or the seat
+    a bot token plays while a bot controls it (None: no seat)."""
+    if who.is_bot:
+        seat = who.bot_seat
+        ok = isinstance(seat, int) and who.bot_match == mstate["match_id"] and 0 <= seat < len(mstate["seats"]) \
+            and mstate["controllers"][seat] != "human"
+        return seat if ok else None
+    return next((i for i, seat in enumerate(mstate["seats"]) if seat.get("player_id") == who.player_id), None)
+
+
 def _seat(mstate: dict, *, required: bool, check_control: bool = True) -> int | None:
     """The seat the caller holds in this match (None for a spectator). ``check_control``: refuse a
     human whose seat was handed to a bot (``submit`` checks that itself, on the state it writes on)."""
     who = principal(required)
     if who is None:
         return None
-    if who.is_bot:
-        seat = who.bot_seat
-        ok = who.bot_match == mstate["match_id"] and 0 <= seat < len(mstate["seats"]) \
-            and mstate["controllers"][seat] != "human"
-        if ok:
-            return seat
+    seat = seat_held(mstate, who)
+    if seat is None:
         if required:
-            raise ApiError(403, "Forbidden", "this bot token does not play a seat of this match", "not-seated")
+            raise ApiError(403, "Forbidden", "this bot token does not play a seat of this match" if who.is_bot
+                           else "you do not hold a seat in this match", "not-seated")
         return None
-    for i, seat in enumerate(mstate["seats"]):
-        if seat.get("player_id") == who.player_id:
-            if required and check_control and mstate["controllers"][i] != "human":
-                raise ApiError(403, "Forbidden", f"seat {i} is played by a bot since it was handed over",
-                               "seat-handed-over")
-            return i
-    if required:
-        raise ApiError(403, "Forbidden", "you do not hold a seat in this match", "not-seated")
-    return None
+    if required and check_control and not who.is_bot and mstate["controllers"][seat] != "human":
+        raise ApiError(403, "Forbidden", f"seat {seat} is played by a bot since it was handed over",
+                       "seat-handed-over")
+    return seat
 
 
 @contextmanager

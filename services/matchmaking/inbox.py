@@ -14,9 +14,9 @@ Event types (each with a JSON ``data``):
 
 A match's first notice seen is its start; notices at or below the last version fanned out for a
 match (a redelivery, a retried bot turn) are dropped, so a player gets each event once. Two
-matchmaking consumers may take two notices of one match at once: on a single Redis a notice's
-fan-out is one script call (the check of the last version, every player's event and the new last
-version, atomically: one durable write per notice, and the notices of one read go in one pipeline); on a Redis Cluster, where the inboxes live in
+matchmaking consumers may take two notices of one match at once: on a single Redis the notices of
+one read are fanned out by one script call (for each notice, the check of the last version, every
+player's event and the new last version, atomically: one durable write per read); on a Redis Cluster, where the inboxes live in
 other slots, each match's fan-out runs under a short lock (``mm:notice-lock:<match>``), so they do
 not both take a notice for its first.
 """
@@ -38,26 +38,41 @@ SEEN_TTL_S = 30 * 24 * 3600
 ENTRY_ID = re.compile(r"^(\d{1,19})(?:-(\d{1,19}))?$")
 MAX_ID_PART = 2 ** 64 - 1
 
-# KEYS: the match's seen key, then one inbox per event. ARGV: the notice's version, the seen key's
-# ttl, the inboxes' cap, then per event: '1' when it is only for the match's first notice, its
-# type, its data. Nothing is written for a notice at or below the last version fanned out. The
-# seen key is read and written in one SET ... GET (Redis 6.2); a notice delivered again (or late)
-# puts the last version back.
+# The notices of one read in one script call. KEYS: per notice, its match's seen key, then one
+# inbox per event. ARGV: the seen keys' ttl, the inboxes' cap, then per notice: its version, its
+# number of events, then per event: '1' when it is only for the match's first notice, its type, its
+# data. Nothing is written for a notice at or below the last version fanned out. The seen key is
+# read and written in one SET ... GET (Redis 6.2); a notice delivered again (or late) puts the last
+# version back. Returns one flag per notice: 1 done, 0 failed — an inbox refused its event (a key
+# of another type): the seen key is put back, so that the notice's redelivery writes it again, and
+# the notices after it are still fanned out.
 _FAN_OUT = """
-local last = redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2], 'GET')
-if last and tonumber(last) >= tonumber(ARGV[1]) then
-  redis.call('SET', KEYS[1], last, 'EX', ARGV[2])
-  return 0
-end
-local n = 0
-for i = 4, #ARGV, 3 do
-  local key = KEYS[2 + (i - 4) / 3]
-  if ARGV[i] == '0' or not last then
-    redis.call('XADD', key, 'MAXLEN', '~', ARGV[3], '*', 'type', ARGV[i + 1], 'm', ARGV[i + 2])
-    n = n + 1
+local ttl, cap = ARGV[1], ARGV[2]
+local k, a = 1, 3
+local done = {}
+while a <= #ARGV do
+  local seen, version, n = KEYS[k], ARGV[a], tonumber(ARGV[a + 1])
+  local last = redis.call('SET', seen, version, 'EX', ttl, 'GET')
+  local ok = 1
+  if last and tonumber(last) >= tonumber(version) then
+    redis.call('SET', seen, last, 'EX', ttl)
+  else
+    for e = 0, n - 1 do
+      local i = a + 2 + 3 * e
+      if ARGV[i] == '0' or not last then
+        local added = redis.pcall('XADD', KEYS[k + 1 + e], 'MAXLEN', '~', cap, '*', 'type', ARGV[i + 1], 'm', ARGV[i + 2])
+        if type(added) == 'table' and added.err then ok = 0 break end
+      end
+    end
+    if ok == 0 then
+      if last then redis.call('SET', seen, last, 'EX', ttl) else redis.call('DEL', seen) end
+    end
   end
+  done[#done + 1] = ok
+  k = k + 1 + n
+  a = a + 2 + 3 * n
 end
-return n
+return done
 """
 
 
@@ -107,15 +122,16 @@ class Inbox:
     def fan_out(self, notice: dict) -> None:
         """Turn one rules notice into the events of each player it concerns (idempotent)."""
         if self._fan_out_script is not None:
-            self._fan_out_at_once(notice)
+            if not self.fan_out_many([notice])[0]:
+                raise RuntimeError(f"fan-out of notice {notice.get('match_id')} v{notice.get('version')} failed")
             return
         with self.r.lock(f"mm:notice-lock:{notice['match_id']}", timeout=30, blocking_timeout=30):
             self._fan_out(notice)
 
     def fan_out_many(self, notices: list[dict]) -> list[bool]:
-        """``fan_out`` of several notices, in order: on a single Redis their script calls in one
-        pipeline (one round trip, and the writes of one event-loop turn share one fsync); whether
-        each was fanned out (a failed one is delivered again: ``fan_out`` is idempotent)."""
+        """``fan_out`` of several notices, in order: on a single Redis in one script call (one round
+        trip, one durable write); whether each was fanned out (a failed one is delivered again:
+        ``fan_out`` is idempotent)."""
         if self._fan_out_script is None:
             done = []
             for notice in notices:
@@ -126,10 +142,23 @@ class Inbox:
                     log.exception("fan-out of notice %s v%s failed", notice.get("match_id"), notice.get("version"))
                     done.append(False)
             return done
-        pipe = self.r.pipeline(transaction=False)
+        keys: list = []
+        args: list = [SEEN_TTL_S, INBOX_MAXLEN]
+        sent = []  # whether each notice went into the call (a malformed one does not)
         for notice in notices:
-            self._fan_out_at_once(notice, client=pipe)
-        return [not isinstance(result, Exception) for result in pipe.execute(raise_on_error=False)]
+            try:
+                events, match_id, version = self._events(notice), notice["match_id"], int(notice["version"])
+            except (KeyError, TypeError, ValueError):
+                log.exception("notice %r cannot be fanned out", notice)
+                sent.append(False)
+                continue
+            keys += [seen_key(match_id), *(inbox_key(player) for _first, player, _kind, _data in events)]
+            args += [version, len(events)]
+            for first_only, _player, kind, data in events:
+                args += ["1" if first_only else "0", kind, dumps(data)]
+            sent.append(True)
+        flags = iter(self._fan_out_script(keys=keys, args=args) if keys else [])
+        return [bool(next(flags)) if went else False for went in sent]
 
     @staticmethod
     def _events(notice: dict) -> list[tuple[bool, str, str, dict]]:
@@ -145,14 +174,6 @@ class Inbox:
             elif human and seat in to_act:
                 out.append((False, player_id, "your_turn", {**base, "seat": seat}))
         return out
-
-    def _fan_out_at_once(self, notice: dict, client=None) -> None:
-        events = self._events(notice)
-        args: list = [int(notice["version"]), SEEN_TTL_S, INBOX_MAXLEN]
-        for first_only, _player, kind, data in events:
-            args += ["1" if first_only else "0", kind, dumps(data)]
-        self._fan_out_script(keys=[seen_key(notice["match_id"]), *(inbox_key(e[1]) for e in events)], args=args,
-                             client=client)
 
     def _fan_out(self, notice: dict) -> None:
         """The cluster's fan-out (under the match's lock): the same events, one command each."""

@@ -63,8 +63,12 @@ def answer_of(response) -> tuple:
 
 
 def request_counts() -> dict:
-    return {tuple(sorted(s.labels.items())): s.value for m in metrics.REQUESTS.collect() for s in m.samples
-            if s.name.endswith("_total") and s.labels.get("route", "").endswith("/moves")}
+    """The request metrics of the moves route, and the moves appended (``tabletop_moves_appended``)."""
+    counts = {tuple(sorted(s.labels.items())): s.value for m in metrics.REQUESTS.collect() for s in m.samples
+              if s.name.endswith("_total") and s.labels.get("route", "").endswith("/moves")}
+    counts.update({("appended", s.labels["game"]): s.value for m in metrics.MOVES.collect() for s in m.samples
+                   if s.name.endswith("_total")})
+    return counts
 
 
 def fresh_app(redis_url: str, queue, fast: bool):
@@ -152,6 +156,7 @@ def test_the_lean_path_answers_every_outcome_as_the_route_does(servers):
     for i, (expected, got) in enumerate(zip(route, lean)):
         assert got == expected, f"request {i}: the lean path answered {got}, the route {expected}"
     assert lean_counts == route_counts
+    assert route_counts["metrics"][("appended", "pile")] == 5  # the six 201s less the replay
     assert route_counts["b_counted"] == LIMIT + 1  # b's 13 writes, each counted once (the 429 too)
     # a's accepted move and its replay, a's and the bot's moves against each other
     assert route_fast.served == 0 and lean_fast.served == 4

@@ -36,7 +36,10 @@ Timed (ratios against baselines in the same run; medians of ``--runs``):
 
 * moves per second through the API (precomputed ``POST …/moves`` with an Idempotency-Key, one
   match per client, 1 and 8 clients) against ``bench/trivial_app.py`` (one XADD) under the rules
-  service's gunicorn settings, on the same store Redis; beside each rate, the servers' worker CPU
+  service's gunicorn settings, on the same store Redis, the two loads alternating in slices of
+  ``SLICE_S`` (trivial, moves, moves, trivial…: a shared machine's spells of load last seconds, and
+  whole runs of one load after the other measured them more than the code), the ratio of each run
+  its moves' rate over its trivial rate, the row's the median of the runs'; beside each rate, the servers' worker CPU
   per request (``/proc``) and ``cpu_ratio``, the trivial endpoint's over the rules workers' — what
   the load of a shared machine moves far less than it moves the rates;
 * the same on a second stack whose Redis servers' every fsync is delayed by ``--fsync-delay-ms``
@@ -83,6 +86,7 @@ STACK_ENV = dict(GAME_MODULES="bench.counter_game", RATE_LIMIT_WRITES_PER_TOKEN=
                  # as deployed (the test stack reads the generation for every request)
                  TOKEN_GENERATION_CACHE_S=str(DEFAULT_GENERATION_CACHE_S))
 SETTLE_S = 1.0  # a counting window ends this long after its last move (the consumers' share)
+SLICE_S = 0.5   # the throughput loads alternate in slices this long (``interleaved``)
 GOALS = {
     "store_commands_per_human_cycle": ("<=", 12),
     "fsyncs_per_accepted_move_whole_stack": ("<=", 3),
@@ -349,13 +353,36 @@ def load(plan: list[dict], seconds: float, trivial_url: str | None, pids: list[i
     """Each client posts the next move of its match (or the same body to the trivial endpoint)
     and waits for the answer, for ``seconds``; with ``pids`` (the server's workers) also their CPU
     per request, which the machine's load does not change as much as the rates."""
+    return _summary([_drive(plan, seconds, trivial_url, pids)], bool(pids))
+
+
+def interleaved(plan: list[dict], seconds: float, trivial_url: str, trivial_pids: list[int],
+                rules_pids: list[int], slice_s: float | None = None) -> tuple[dict, dict]:
+    """``load`` of the moves and of the trivial endpoint for ``seconds`` each, in alternating
+    slices of ``slice_s`` (``SLICE_S``) in the order trivial, moves, moves, trivial, … so that a
+    spell of the machine's load of a second or more weighs on both alike; (moves, trivial), each
+    summed over its slices."""
+    slice_s = slice_s or SLICE_S
+    pairs = max(1, round(seconds / slice_s))
+    moves, trivial = [], []
+    for i in range(pairs):
+        order = [(trivial, trivial_url, trivial_pids), (moves, None, rules_pids)]
+        for out, url, pids in (order if i % 2 == 0 else order[::-1]):
+            out.append(_drive(plan, seconds / pairs, url, pids))
+    return _summary(moves, True), _summary(trivial, True)
+
+
+def _drive(plan: list[dict], seconds: float, trivial_url: str | None, pids) -> dict:
+    """One stretch of the load: every request's latency, the non-201 answers, the time taken and
+    the workers' CPU over it."""
     cpu0 = children.cpu_ms(pids) if pids else 0.0
     latencies, errors = [], [0]
     lock = threading.Lock()
     stop = time.perf_counter() + seconds
 
     def client(p: dict) -> None:
-        http = requests.Session()
+        # each client keeps one connection per server across the stretches, as a player's does
+        http = p.setdefault("sessions", {}).setdefault(trivial_url or "moves", requests.Session())
         mine, bad = [], 0
         while time.perf_counter() < stop:
             body = {"move": {"type": "add"}, "expected_version": p["version"]}
@@ -363,10 +390,11 @@ def load(plan: list[dict], seconds: float, trivial_url: str | None, pids: list[i
             t0 = time.perf_counter()
             r = http.post(trivial_url or p["url"], json=body, headers=headers, timeout=60)
             mine.append((time.perf_counter() - t0) * 1000)
+            answer = r.json()  # both answers read, as a client reads them
             if r.status_code != 201:
                 bad += 1
             elif trivial_url is None:
-                p["version"], p["count"] = r.json()["version"], p["count"] + 1
+                p["version"], p["count"] = answer["version"], p["count"] + 1
         with lock:
             latencies.extend(mine)
             errors[0] += bad
@@ -377,11 +405,18 @@ def load(plan: list[dict], seconds: float, trivial_url: str | None, pids: list[i
         t.start()
     for t in threads:
         t.join()
-    elapsed = time.perf_counter() - t0
-    out = {"requests": len(latencies), "errors": errors[0], "rps": round(len(latencies) / elapsed, 1),
+    return {"latencies": latencies, "errors": errors[0], "elapsed": time.perf_counter() - t0,
+            "cpu_ms": children.cpu_ms(pids) - cpu0 if pids else 0.0}
+
+
+def _summary(stretches: list[dict], with_cpu: bool) -> dict:
+    latencies = [x for s in stretches for x in s["latencies"]]
+    requests_made = len(latencies)
+    out = {"requests": requests_made, "errors": sum(s["errors"] for s in stretches),
+           "rps": round(requests_made / sum(s["elapsed"] for s in stretches), 1),
            "p50_ms": round(median(latencies), 2), "p99_ms": round(percentile(latencies, 99), 2)}
-    if pids:
-        out["worker_cpu_ms_per_request"] = round((children.cpu_ms(pids) - cpu0) / max(1, len(latencies)), 3)
+    if with_cpu:
+        out["worker_cpu_ms_per_request"] = round(sum(s["cpu_ms"] for s in stretches) / max(1, requests_made), 3)
     return out
 
 
@@ -397,15 +432,17 @@ def throughput(stack: Stack, redis_note: str, seconds: float, runs: int,
         for clients in (1, 8):
             plan = plans(stack, clients)
             moves, triv, peers = [], [], []
-            for _ in range(runs):  # alternating, so that a slower spell of the machine hits each
-                triv.append(load(plan, seconds, f"{trivial_url}/xadd", trivial_workers))
-                moves.append(load(plan, seconds, None, rules_workers))
+            for _ in range(runs):  # interleaved, so that a slower spell of the machine hits each
+                m, t = interleaved(plan, seconds, f"{trivial_url}/xadd", trivial_workers, rules_workers)
+                moves.append(m)
+                triv.append(t)
                 if peer_at:
                     peers.append(peer.load(*peer_at, clients, seconds))
             m, t = _median_run(moves), _median_run(triv)
+            ratios = [a["rps"] / max(b["rps"], 1e-9) for a, b in zip(moves, triv)]
             rows.append(emit(bench="move_throughput", redis=redis_note, clients=clients, runs=runs, seconds=seconds,
-                             moves=m, trivial_xadd=t, ratio=round(m["rps"] / max(t["rps"], 1e-9), 3),
-                             cpu_ratio=_cpu_ratio(moves, triv),
+                             slice_s=SLICE_S, moves=m, trivial_xadd=t, ratio=round(median(ratios), 3),
+                             ratio_per_run=[round(x, 3) for x in ratios], cpu_ratio=_cpu_ratio(moves, triv),
                              durability="each 201 on disk before the answer (appendfsync always)"))
             if peer_at:
                 p = _median_run(peers)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -95,6 +96,9 @@ def test_a_quick_run_reports_counts_throughput_the_peer_and_the_goals(tmp_path):
     for r in timed:
         assert r["moves"]["errors"] == 0 and r["trivial_xadd"]["errors"] == 0
         assert r["moves"]["requests"] > 0 and r["trivial_xadd"]["requests"] > 0 and r["ratio"] > 0
+        # each run's ratio from its own interleaved slices; the row's is their median
+        assert len(r["ratio_per_run"]) == r["runs"] and r["slice_s"] > 0
+        assert r["ratio"] == pytest.approx(statistics.median(r["ratio_per_run"]), abs=0.002)
     delay_ms = setup["fsync_delay_ms"]
     for r in timed:
         if "delayed" in r["redis"]:  # an injected delay is a floor that no load can lower
@@ -114,3 +118,23 @@ def test_a_quick_run_reports_counts_throughput_the_peer_and_the_goals(tmp_path):
     doc = out.read_text()
     assert "## The move path" in doc and "| cycle | cycles | store_commands_per_cycle |" in doc
     assert "| store_commands_per_human_cycle | <= 12 |" in doc
+
+
+def test_the_throughput_loads_alternate_in_slices_and_each_adds_up_its_own(monkeypatch):
+    """``interleaved``: trivial, moves, moves, trivial… in slices of the time asked, each load's
+    requests, time and worker CPU summed over its own slices only."""
+    from bench import move_cost
+
+    calls = []
+
+    def drive(plan, seconds, url, pids):
+        calls.append((url, round(seconds, 3)))
+        n = 10 if url else 4  # the trivial endpoint answers 10 a slice, the moves 4
+        return {"latencies": [1.0] * n, "errors": 0, "elapsed": seconds, "cpu_ms": 2.0 * n if url else 5.0 * n}
+
+    monkeypatch.setattr(move_cost, "_drive", drive)
+    moves, trivial = move_cost.interleaved([{}], 2.0, "http://t/xadd", [1], [2], slice_s=0.5)
+    assert calls == [("http://t/xadd", 0.5), (None, 0.5), (None, 0.5), ("http://t/xadd", 0.5),
+                     ("http://t/xadd", 0.5), (None, 0.5), (None, 0.5), ("http://t/xadd", 0.5)]
+    assert (moves["requests"], moves["rps"], moves["worker_cpu_ms_per_request"]) == (16, 8.0, 5.0)
+    assert (trivial["requests"], trivial["rps"], trivial["worker_cpu_ms_per_request"]) == (40, 20.0, 2.0)

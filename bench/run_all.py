@@ -83,7 +83,9 @@ MOVE_COST_NOTE = (
 MOVE_TIMING_NOTE = (
     "Moves per second through the API (precomputed `POST …/moves` with an Idempotency-Key, one match per client, "
     "each client waiting for its answer) against `bench/trivial_app.py` (one XADD) under the rules service's "
-    "gunicorn settings (`-k gevent --workers 2`) on the same store Redis, alternating, median of runs; "
+    "gunicorn settings (`-k gevent --workers 2`) on the same store Redis, the two loads alternating in slices "
+    "of 0.5 s (trivial, moves, moves, trivial…) within each run so that the machine's spells of load weigh on "
+    "both alike; `ratio`: the median of the runs' own ratios (`ratio_per_run`), the rates shown the median run's; "
     "`worker_cpu_ms_per_request`: the servers' gunicorn workers' CPU per request (`/proc`), and `cpu_ratio` the "
     "trivial endpoint's over the rules workers' (medians of the runs), which a shared machine's load moves far "
     "less than the rates. "
@@ -128,7 +130,8 @@ def move_cost_section(rows: list[dict]) -> list[str]:
                 "queue": _top(r["queue_commands_by_type"])} for r in cycles], ["cycle", "store", "queue"]), "",
         MOVE_TIMING_NOTE, "",
         table([r for r in rows if r.get("bench") == "move_throughput"],
-              ["redis", "clients", "moves.rps", "trivial_xadd.rps", "ratio", "moves.p50_ms", "trivial_xadd.p50_ms",
+              ["redis", "clients", "moves.rps", "trivial_xadd.rps", "ratio", "ratio_per_run", "moves.p50_ms",
+               "trivial_xadd.p50_ms",
                "moves.worker_cpu_ms_per_request", "trivial_xadd.worker_cpu_ms_per_request", "cpu_ratio",
                "durability"]), "",
         table([r for r in rows if r.get("bench") == "move_throughput_peer"],

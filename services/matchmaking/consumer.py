@@ -25,6 +25,16 @@ FINISHED_POLL_S = 0.2  # finished matches (tournament results) are read this oft
 # stack are fanned out in batches rather than one wake per move beside the move's own request
 # (issue #24); a player's inbox hears of a move this much later at most
 LINGER_S = float(os.environ.get("NOTICE_LINGER_S", "0.05"))
+NOTICE_BATCH = 200  # notices read (and fanned out in one script call) at most at once
+
+
+def pause_after(handled: int, batch: int, linger_s: float = LINGER_S) -> float:
+    """How long to wait before the next read, after one that handled ``handled`` entries of at
+    most ``batch``: ``linger_s`` when it found some but not a full batch (the next ones are coming
+    one by one: let them gather); none after a full batch (a backlog: read on at once, or a stack
+    making more than ``batch / linger_s`` moves a second would leave the consumer ever further
+    behind) nor after an empty read (its blocking wait has waited already)."""
+    return linger_s if 0 < handled < batch else 0.0
 
 
 def main() -> None:
@@ -35,10 +45,10 @@ def main() -> None:
     parts = build(client, config)
     queue, tables, inbox = parts["queue"], parts["tables"], parts["inbox"]
     ratings = Consumer(client, RATINGS_UPDATED, "matchmaking", lambda _id, m: queue.rating_updated(m))
-    # one notice per change of a match: the notices of a read fanned out in one pipeline, and
+    # one notice per change of a match: the notices of a read fanned out in one script call, and
     # acknowledged together about once a second
     notices = Consumer(client, PLAYER_NOTICES, "matchmaking", lambda _id, m: inbox.fan_out(m), ack_delay_s=1.0,
-                       handle_many=lambda entries: inbox.fan_out_many([m for _id, m in entries]))
+                       batch=NOTICE_BATCH, handle_many=lambda entries: inbox.fan_out_many([m for _id, m in entries]))
     tournaments = parts["tournaments"]  # finished matches record results and pair the next round
     finished = Consumer(client, MATCHES_FINISHED, "matchmaking-tournaments", lambda _id, m: tournaments.match_finished(m))
     metrics.serve([metrics.StreamLag(client, stream_groups_of("matchmaking"))])  # METRICS_PORT
@@ -47,8 +57,10 @@ def main() -> None:
 
     def step() -> None:
         nonlocal next_wave, next_finished
-        if poll_together([ratings, notices], block_ms=200):  # both streams in one blocking read
-            time.sleep(LINGER_S)
+        handled = poll_together([ratings, notices], block_ms=200)  # both streams in one blocking read
+        pause = pause_after(handled, notices.batch)
+        if pause:
+            time.sleep(pause)
         if time.monotonic() >= next_finished:
             # tournaments: a group of their own, so a read of its own; at most every
             # FINISHED_POLL_S, not after every notice (each move wakes the read above)

@@ -122,22 +122,21 @@ class FastMoves:
         seat = seat_held(mstate, who)  # a bot's seat handed over after this process's cache: the route reads the head
         if seat is None:
             raise HandOver
-        with app.app_context():
-            try:
-                done = matches.submit(match_id, seat, body["move"], body["expected_version"], key,
-                                      as_bot=who.is_bot, effects=followups.effects(seat))
-            except Exception:  # noqa: BLE001 - a refusal (or an outage) before any write: the route answers it
-                raise HandOver from None
-            try:
-                faults.point("after-append")
-                if not done.replayed:
-                    followups.after_commit(done.state)
-                    self._moved(done.state["game_id"])
-                # the route's schema (MoveOut: the version, then the events as objects) dumps the
-                # body's fields as they are, in the same order: written as it is, the same bytes
-                out = self._json(done.body())
-            except Exception as err:  # noqa: BLE001 - the move is written: answered as the route answers it
-                return self._error_answer(environ, err, applied, t0)
+        try:  # the move's parts need no Flask context (none is pushed: a request here costs none)
+            done = matches.submit(match_id, seat, body["move"], body["expected_version"], key,
+                                  as_bot=who.is_bot, effects=followups.effects(seat))
+        except Exception:  # noqa: BLE001 - a refusal (or an outage) before any write: the route answers it
+            raise HandOver from None
+        try:
+            faults.point("after-append")
+            if not done.replayed:
+                followups.after_commit(done.state)
+                self._moved(done.state["game_id"])
+            # the route's schema (MoveOut: the version, then the events as objects) dumps the
+            # body's fields as they are, in the same order: written as it is, the same bytes
+            out = self._json(done.body())
+        except Exception as err:  # noqa: BLE001 - the move is written: answered as the route answers it
+            return self._error_answer(environ, err, applied, t0)
         headers = [("Content-Type", "application/json"), ("Content-Length", str(len(out)))]
         headers += list(limits.ratelimit_fields(applied).items()) + self._cors_headers()
         self._count(t0)

@@ -245,8 +245,14 @@ def check_json_body() -> None:
 
 
 def parse_checked_json(raw: bytes):
-    """A JSON body's value, its numbers bounded (ValueError, RecursionError when too deep)."""
-    return json.loads(raw, parse_int=_bounded_int, parse_float=_finite_float, parse_constant=_refuse_constant)
+    """A JSON body's value, its numbers bounded (ValueError, RecursionError when too deep); its
+    bytes decoded as ``json.loads`` decodes them."""
+    return parse_checked_text(raw.decode(json.detect_encoding(raw), "surrogatepass"))
+
+
+def parse_checked_text(text: str):
+    """``parse_checked_json`` of a body's text."""
+    return _CHECKED_DECODER.decode(text)
 
 
 def _plain_utf8(raw: bytes) -> bool:
@@ -289,6 +295,10 @@ ArgumentsMixin.ARGUMENTS_PARSER = CheckedJsonParser()
 
 def _refuse_constant(name: str):
     raise ValueError(f"{name} is not JSON")
+
+
+# json.loads with these arguments makes a decoder for every call; one does for all
+_CHECKED_DECODER = json.JSONDecoder(parse_int=_bounded_int, parse_float=_finite_float, parse_constant=_refuse_constant)
 
 
 def check_url_length() -> None:

@@ -24,14 +24,16 @@ On a cluster (``Followups.one_write`` off) every move goes to the app.
 from __future__ import annotations
 
 import io
+import json
 import re
 import time
 
 from flask import Flask, Response, g
+from flask.json.provider import DefaultJSONProvider
 
 from shared import faults, limits, metrics
 from shared.auth import Principal
-from shared.web import MAX_JSON_DEPTH, MAX_URL_BYTES, _depth_within, _plain_utf8, parse_checked_json
+from shared.web import MAX_JSON_DEPTH, MAX_URL_BYTES, _depth_within, parse_checked_text
 
 from .routes import seat_held
 
@@ -58,6 +60,7 @@ class FastMoves:
         self._moves: dict = {}  # game id -> its child of metrics.MOVES
         self._requests = None  # the (counter, histogram) of the route's 2xx answers, once made
         self._cors: list[tuple[str, str]] | None = None
+        self._encoder: tuple[tuple, json.JSONEncoder] | None = None  # (the provider's settings, its encoder)
 
     # ----- WSGI ---------------------------------------------------------------------------------
     def __call__(self, environ: dict, start_response):
@@ -154,7 +157,15 @@ class FastMoves:
         provider = self.app.json
         readable = provider.compact is False or (provider.compact is None and self.app.debug)
         dump_args = {"indent": 2} if readable else {"separators": (",", ":")}
-        return f"{provider.dumps(value, **dump_args)}\n".encode()
+        if type(provider) is not DefaultJSONProvider:
+            return f"{provider.dumps(value, **dump_args)}\n".encode()
+        # what its ``dumps`` passes to ``json.dumps``, as one encoder kept while they stay the same
+        # (``json.dumps`` with arguments makes a new one for every call)
+        settings = (provider.default, provider.ensure_ascii, provider.sort_keys, readable)
+        if self._encoder is None or self._encoder[0] != settings:
+            self._encoder = (settings, json.JSONEncoder(default=provider.default, ensure_ascii=provider.ensure_ascii,
+                                                        sort_keys=provider.sort_keys, **dump_args))
+        return f"{self._encoder[1].encode(value)}\n".encode()
 
     def _cors_headers(self) -> list[tuple[str, str]]:
         """What flask-cors adds to an answer of this route to a request without ``Origin`` (none
@@ -181,12 +192,15 @@ class FastMoves:
 
     def _move_body(self, raw: bytes) -> dict:
         """The body as the route's checks and schema would take it, or HandOver."""
-        try:
-            value = parse_checked_json(raw)
-        except Exception:  # noqa: BLE001 - the app's 400
+        try:  # plain UTF-8 (what webargs reads alike), parsed as ``parse_checked_json`` parses it
+            text = raw.decode("utf-8")
+            if text.startswith("\ufeff"):
+                raise HandOver
+            value = parse_checked_text(text)
+        except Exception:  # noqa: BLE001 - the app's 400 (or its answer to another encoding)
             raise HandOver from None
-        if not _plain_utf8(raw) or not _depth_within(value, MAX_JSON_DEPTH) or not isinstance(value, dict) \
-                or value.keys() != {"move", "expected_version"}:
+        if not isinstance(value, dict) or value.keys() != {"move", "expected_version"} \
+                or not _depth_within(value, MAX_JSON_DEPTH):
             raise HandOver
         version = value["expected_version"]
         if not isinstance(value["move"], dict) or type(version) is not int or not 0 <= version <= self.max_version:

@@ -87,7 +87,7 @@ class Tokens:
         self.generation_cache_s = generation_cache_s_default() if generation_cache_s is None else generation_cache_s
         self._monotonic = monotonic
         self._generations = Lru(GENERATION_CACHE_MAX)  # player -> (generation, when read: monotonic)
-        self._signed = Lru(VERIFIED_CACHE_MAX)  # token -> its payload, once its signature checked out
+        self._signed = Lru(VERIFIED_CACHE_MAX)  # token -> whom it names, once its signature checked out
 
     def _legacy_expiry(self, kind: str) -> float | None:
         """When tokens of ``kind`` ("player", "bot") issued without an expiry expire (set once by the
@@ -134,23 +134,25 @@ class Tokens:
         ttl = bot_token_ttl_s() if ttl_s is None else ttl_s
         return self._s.dumps({"b": level, "m": match_id, "s": seat, "x": int(self.clock() + ttl)})
 
-    def _payload(self, token: str):
-        """The token's payload if its signature is good (else ``BadSignature``). A good signature
-        stays good, so a process checks each token once (the HMAC and the base64 JSON are most of
-        a request's cost of authentication); what the payload says — expiry, generation — is still
-        checked on every request."""
+    def _claims(self, token: str) -> Principal | None:
+        """Whom a token names (its expiry and generation not yet checked), or None: a bad signature
+        or a malformed payload. A good signature stays good and a payload never changes, so a
+        process reads each token once (the HMAC, the base64 JSON and the checks of its fields are
+        most of a request's cost of authentication); what may change — expiry, generation — is
+        checked by ``verify`` on every request."""
         known = self._signed.get(token)
-        if known is None:
-            known = self._s.loads(token)
-            if isinstance(known, dict):
-                self._signed.put(token, known)
-        return dict(known) if isinstance(known, dict) else known
-
-    def verify(self, token: str) -> Principal | None:
+        if known is not None:
+            return known
         try:
-            raw = self._payload(token)
+            raw = self._s.loads(token)
         except BadSignature:
             return None
+        claims = self._claims_of(raw)
+        if claims is not None:
+            self._signed.put(token, claims)
+        return claims
+
+    def _claims_of(self, raw) -> Principal | None:
         if not isinstance(raw, dict):
             return None
         try:
@@ -158,24 +160,26 @@ class Tokens:
                 raw = {"p": raw["p"], "g": 0, "x": self._legacy_expiry("player")}
             elif "m" in raw and "x" not in raw:
                 raw = dict(raw, x=self._legacy_expiry("bot"))
+            if not isinstance(raw["x"], (int, float)):  # (None: an old token before its upgrade)
+                return None
             if "p" in raw:
-                expires_at, generation = raw["x"], raw["g"]
-                if not isinstance(expires_at, (int, float)) or not isinstance(generation, int):
+                if not isinstance(raw["g"], int):
                     return None
-                if expires_at <= self.clock():
-                    return None
-                player_id = str(raw["p"])
-                if self.r is not None and generation != self._generation(player_id):
-                    return None
-                return Principal(player_id=player_id, expires_at=float(expires_at), generation=generation)
+                return Principal(player_id=str(raw["p"]), expires_at=float(raw["x"]), generation=raw["g"])
             if "m" in raw:
-                if not isinstance(raw["x"], (int, float)) or raw["x"] <= self.clock():
-                    return None
                 return Principal(bot_match=str(raw["m"]), bot_seat=int(raw["s"]), bot_level=str(raw["b"]),
                                  expires_at=float(raw["x"]))
         except (KeyError, TypeError, ValueError):
             return None
         return None
+
+    def verify(self, token: str) -> Principal | None:
+        claims = self._claims(token)
+        if claims is None or claims.expires_at <= self.clock():
+            return None
+        if claims.player_id is not None and self.r is not None and claims.generation != self._generation(claims.player_id):
+            return None
+        return claims
 
     def from_header(self, header: str | None) -> Principal | None:
         scheme, _, token = (header or "").partition(" ")

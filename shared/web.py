@@ -29,6 +29,7 @@ from .auth import Tokens
 from .caller import principal
 from .engine import registry
 from .eventstore.damage import DamagedLog
+from .json_answers import SortedJSONProvider
 from .config import CLUSTER_OUTAGE, Config, limits_storage_uri
 from .cors import install as install_cors
 from .limits import install as install_limits
@@ -398,6 +399,7 @@ def _health_blueprint(client: redis.Redis) -> Blueprint:
 
 def create_base_app(name: str, config: Config, client: redis.Redis, version: str = "1.0") -> tuple[Flask, Api]:
     app = Flask(name)
+    app.json = SortedJSONProvider(app)  # Flask's JSON, written by orjson
     app.config.update(
         API_TITLE=f"{name} service", API_VERSION=version, OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json", JSON_SORT_KEYS=False,

@@ -24,12 +24,10 @@ On a cluster (``Followups.one_write`` off) every move goes to the app.
 from __future__ import annotations
 
 import io
-import json
 import re
 import time
 
 from flask import Flask, Response, g
-from flask.json.provider import DefaultJSONProvider
 
 from shared import faults, limits, metrics
 from shared.auth import Principal
@@ -60,7 +58,6 @@ class FastMoves:
         self._moves: dict = {}  # game id -> its child of metrics.MOVES
         self._requests = None  # the (counter, histogram) of the route's 2xx answers, once made
         self._cors: list[tuple[str, str]] | None = None
-        self._encoder: tuple[tuple, json.JSONEncoder] | None = None  # (the provider's settings, its encoder)
 
     # ----- WSGI ---------------------------------------------------------------------------------
     def __call__(self, environ: dict, start_response):
@@ -157,15 +154,7 @@ class FastMoves:
         provider = self.app.json
         readable = provider.compact is False or (provider.compact is None and self.app.debug)
         dump_args = {"indent": 2} if readable else {"separators": (",", ":")}
-        if type(provider) is not DefaultJSONProvider:
-            return f"{provider.dumps(value, **dump_args)}\n".encode()
-        # what its ``dumps`` passes to ``json.dumps``, as one encoder kept while they stay the same
-        # (``json.dumps`` with arguments makes a new one for every call)
-        settings = (provider.default, provider.ensure_ascii, provider.sort_keys, readable)
-        if self._encoder is None or self._encoder[0] != settings:
-            self._encoder = (settings, json.JSONEncoder(default=provider.default, ensure_ascii=provider.ensure_ascii,
-                                                        sort_keys=provider.sort_keys, **dump_args))
-        return f"{self._encoder[1].encode(value)}\n".encode()
+        return f"{provider.dumps(value, **dump_args)}\n".encode()
 
     def _cors_headers(self) -> list[tuple[str, str]]:
         """What flask-cors adds to an answer of this route to a request without ``Origin`` (none

@@ -15,11 +15,16 @@ class Lru:
         self._lock = threading.Lock()
 
     def get(self, key: str) -> Any:
-        with self._lock:
-            value = self._d.get(key)
-            if value is not None:
+        # without the lock: each OrderedDict call is one step under the GIL, and a key another
+        # thread drops between the two is simply not moved (a lock here is gevent's under the
+        # rules service's workers, several times the cost of the lookup)
+        value = self._d.get(key)
+        if value is not None:
+            try:
                 self._d.move_to_end(key)
-            return value
+            except KeyError:
+                pass
+        return value
 
     def put(self, key: str, value: Any) -> None:
         with self._lock:

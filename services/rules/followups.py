@@ -107,7 +107,7 @@ class Followups:
             writes = SideWrites()
             to_act = Matches.to_act(mstate)
             watch = f"{mstate['match_id']}|watch"
-            if self.watched(mstate):
+            if self.watched(mstate, to_act):
                 writes.zadd(FOLLOWUPS, watch, time.time() + self.grace_s)
             elif prior is None or self.watched(prior):
                 # a move between people after a move between people removes nothing: the append
@@ -122,11 +122,14 @@ class Followups:
         return side
 
     @staticmethod
-    def watched(mstate: dict) -> bool:
+    def watched(mstate: dict, to_act: list[int] | None = None) -> bool:
         """Whether a state needs its watch: something outside the store must follow it (a bot is
-        to act, or the match is over and its result is to be published)."""
-        return mstate["status"] != "active" or any(mstate["controllers"][s] != "human"
-                                                   for s in Matches.to_act(mstate))
+        to act, or the match is over and its result is to be published). ``to_act``: the state's
+        seats to act, when known."""
+        if mstate["status"] != "active":
+            return True
+        controllers = mstate["controllers"]
+        return any(controllers[s] != "human" for s in (Matches.to_act(mstate) if to_act is None else to_act))
 
     def after_commit(self, mstate: dict) -> None:
         """What follows a change whose append wrote its own side writes (``effects``): the bot

@@ -25,8 +25,10 @@ and (when asked) the seed's presence, which is all a read of a cached match cost
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import functools
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import NamedTuple
 
 import redis
@@ -275,9 +277,12 @@ class SideWrites:
 SNAPSHOTS_TRIED = 4  # snapshots a read looks through for one the installed code made
 
 
-def keys(match_id: str) -> dict[str, str]:
+@functools.lru_cache(maxsize=4096)
+def keys(match_id: str) -> Mapping[str, str]:
+    """The match's keys by role (one read-only mapping per match, made once per process)."""
     tag = f"{{m:{match_id}}}"
-    return {k: f"{tag}:{k}" for k in ("log", "meta", "seed", "idem", "snaps", "audit", "deadlines", "packed")}
+    return MappingProxyType({k: f"{tag}:{k}" for k in ("log", "meta", "seed", "idem", "snaps", "audit", "deadlines",
+                                                       "packed")})
 
 
 def idempotency_key(match_id: str, field: str) -> str:

@@ -376,6 +376,7 @@ def _drive(plan: list[dict], seconds: float, trivial_url: str | None, pids) -> d
     """One stretch of the load: every request's latency, the non-201 answers, the time taken and
     the workers' CPU over it."""
     cpu0 = children.cpu_ms(pids) if pids else 0.0
+    client0 = time.process_time()
     latencies, errors = [], [0]
     lock = threading.Lock()
     stop = time.perf_counter() + seconds
@@ -406,7 +407,8 @@ def _drive(plan: list[dict], seconds: float, trivial_url: str | None, pids) -> d
     for t in threads:
         t.join()
     return {"latencies": latencies, "errors": errors[0], "elapsed": time.perf_counter() - t0,
-            "cpu_ms": children.cpu_ms(pids) - cpu0 if pids else 0.0}
+            "cpu_ms": children.cpu_ms(pids) - cpu0 if pids else 0.0,
+            "client_cpu_ms": (time.process_time() - client0) * 1000}
 
 
 def _summary(stretches: list[dict], with_cpu: bool) -> dict:
@@ -417,6 +419,8 @@ def _summary(stretches: list[dict], with_cpu: bool) -> dict:
            "p50_ms": round(median(latencies), 2), "p99_ms": round(percentile(latencies, 99), 2)}
     if with_cpu:
         out["worker_cpu_ms_per_request"] = round(sum(s["cpu_ms"] for s in stretches) / max(1, requests_made), 3)
+    if all("client_cpu_ms" in s for s in stretches):  # the load's own CPU: it shares the machine's two cores
+        out["client_cpu_ms_per_request"] = round(sum(s["client_cpu_ms"] for s in stretches) / max(1, requests_made), 3)
     return out
 
 
@@ -458,7 +462,8 @@ def throughput(stack: Stack, redis_note: str, seconds: float, runs: int,
 
 def _cpu_ratio(moves: list[dict], trivial: list[dict]) -> float | None:
     """The trivial endpoint's worker CPU per request over the rules workers' (medians of the runs):
-    the throughput ratio a machine with the CPU to itself would approach at many clients."""
+    the two servers' own share of the difference (the store's Redis, the consumers and the load's
+    client, which share the machine, are not in it)."""
     m = [r["worker_cpu_ms_per_request"] for r in moves if "worker_cpu_ms_per_request" in r]
     t = [r["worker_cpu_ms_per_request"] for r in trivial if "worker_cpu_ms_per_request" in r]
     return round(median(t) / median(m), 3) if m and t and median(m) > 0 else None

@@ -130,7 +130,8 @@ def test_the_throughput_loads_alternate_in_slices_and_each_adds_up_its_own(monke
     def drive(plan, seconds, url, pids):
         calls.append((url, round(seconds, 3)))
         n = 10 if url else 4  # the trivial endpoint answers 10 a slice, the moves 4
-        return {"latencies": [1.0] * n, "errors": 0, "elapsed": seconds, "cpu_ms": 2.0 * n if url else 5.0 * n}
+        return {"latencies": [1.0] * n, "errors": 0, "elapsed": seconds, "cpu_ms": 2.0 * n if url else 5.0 * n,
+                "client_cpu_ms": 1.0 * n if url else 3.0 * n}
 
     monkeypatch.setattr(move_cost, "_drive", drive)
     moves, trivial = move_cost.interleaved([{}], 2.0, "http://t/xadd", [1], [2], slice_s=0.5)
@@ -138,3 +139,4 @@ def test_the_throughput_loads_alternate_in_slices_and_each_adds_up_its_own(monke
                      ("http://t/xadd", 0.5), (None, 0.5), (None, 0.5), ("http://t/xadd", 0.5)]
     assert (moves["requests"], moves["rps"], moves["worker_cpu_ms_per_request"]) == (16, 8.0, 5.0)
     assert (trivial["requests"], trivial["rps"], trivial["worker_cpu_ms_per_request"]) == (40, 20.0, 2.0)
+    assert (moves["client_cpu_ms_per_request"], trivial["client_cpu_ms_per_request"]) == (3.0, 1.0)

@@ -88,7 +88,8 @@ MOVE_TIMING_NOTE = (
     "both alike; `ratio`: the median of the runs' own ratios (`ratio_per_run`), the rates shown the median run's; "
     "`worker_cpu_ms_per_request`: the servers' gunicorn workers' CPU per request (`/proc`), and `cpu_ratio` the "
     "trivial endpoint's over the rules workers' (medians of the runs), which a shared machine's load moves far "
-    "less than the rates. "
+    "less than the rates; `client_cpu_ms_per_request`: the load's own CPU (one Python process with `requests`, "
+    "on the same two cores: a move's longer answer, with its `RateLimit` and CORS fields, costs it more to read). "
     "Slow fsync: a second stack whose Redis servers have every `fsync`/`fdatasync` delayed (a cloud volume's 1-10 ms) "
     "by strace's own fault injection (`strace --seccomp-bpf -e inject=fdatasync,fsync:delay_exit=US`, "
     "`bench/syscalls.py`: no other system call of Redis is traced). Peer: boardgame.io's server "
@@ -133,7 +134,7 @@ def move_cost_section(rows: list[dict]) -> list[str]:
               ["redis", "clients", "moves.rps", "trivial_xadd.rps", "ratio", "ratio_per_run", "moves.p50_ms",
                "trivial_xadd.p50_ms",
                "moves.worker_cpu_ms_per_request", "trivial_xadd.worker_cpu_ms_per_request", "cpu_ratio",
-               "durability"]), "",
+               "moves.client_cpu_ms_per_request", "trivial_xadd.client_cpu_ms_per_request", "durability"]), "",
         table([r for r in rows if r.get("bench") == "move_throughput_peer"],
               ["peer", "clients", "moves.rps", "moves.p50_ms", "ratio_ours_to_peer", "durability"]), "",
         ("Goals of issue #24 (worst row of each; fsyncs: every process of the stack in a human or a bot cycle — the "

@@ -117,11 +117,6 @@ RULES = (
 )
 
 
-# (a write, a stream) -> the rules that count such a request
-_RULES_OF = {(write, stream): tuple(rule for rule in RULES if (write if rule.applies is _is_write else stream))
-             for write in (False, True) for stream in (False, True)}
-
-
 @dataclass(frozen=True)
 class Applied:
     """A limit counted for the request being served, and its window after the count."""
@@ -135,16 +130,11 @@ def _reset_in(limit: Applied) -> int:
     return max(0, math.ceil(limit.window.reset_time - time.time()))
 
 
-@lru_cache(maxsize=256)
-def _policy(scope: str, limit: RateLimitItem) -> str:
-    return f'"{scope}";q={limit.amount};w={limit.get_expiry()}'
-
-
 def ratelimit_fields(limits: list[Applied]) -> dict[str, str]:
     """The ``RateLimit`` and ``RateLimit-Policy`` fields for the limits that applied to a request."""
     policies, states = [], []
     for limit in limits:
-        policies.append(_policy(limit.scope, limit.limit))
+        policies.append(f'"{limit.scope}";q={limit.limit.amount};w={limit.limit.get_expiry()}')
         remaining = 0 if limit.breached else max(0, limit.window.remaining)
         reset = max(1, _reset_in(limit)) if limit.breached else _reset_in(limit)
         states.append(f'"{limit.scope}";r={remaining};t={reset}')
@@ -199,7 +189,9 @@ class Limiter:
         applied: list[Applied] = []
         keys = {_player_key: player_key, _address_key: address_key}
         try:
-            for rule in _RULES_OF[write, stream]:
+            for rule in RULES:
+                if not (write if rule.applies is _is_write else stream):
+                    continue
                 key = keys[rule.key]()
                 if not key:
                     continue

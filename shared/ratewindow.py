@@ -33,15 +33,17 @@ fixed window is the same counter; a lease adds its size to it); on a storage oth
 """
 from __future__ import annotations
 
+import functools
 import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from limits import RateLimitItem
 from limits.storage import RedisStorage, Storage
 from limits.strategies import FixedWindowRateLimiter
 from limits.util import WindowStats
+
+from .lru import Lru
 
 LEASE_MAX = 16      # hits one lease takes at most
 LEASE_SHARE = 32    # a lease takes at most this fraction (1/32) of what its window had left
@@ -74,20 +76,11 @@ class OneTripCounter:
         self.storage = storage
         self._hit = storage.get_connection().register_script(_HIT) if isinstance(storage, RedisStorage) else None
         self._fallback = FixedWindowRateLimiter(storage)
-        self._leases: OrderedDict[str, Lease] = OrderedDict()  # counter key -> lease (LRU, under _lock)
-        self._keys: dict[tuple, tuple[RateLimitItem, str]] = {}  # (id(item), identifiers) -> its counter key
+        self._leases = Lru(LEASES_KEPT)
         self._lock = threading.Lock()
-
-    def counter_key(self, item: RateLimitItem, identifiers: tuple[str, ...]) -> str:
-        """The storage's key of ``item``'s window for ``identifiers`` (the library's, made once)."""
-        known = self._keys.get((id(item), identifiers))
-        if known is not None and known[0] is item:
-            return known[1]
-        key = self.storage.prefixed_key(item.key_for(*identifiers))
-        if len(self._keys) >= LEASES_KEPT:
-            self._keys.clear()
-        self._keys[(id(item), identifiers)] = (item, key)
-        return key
+        # the storage's key of a limit's window for a caller (the library's key, made once per pair)
+        self._counter_key = functools.lru_cache(maxsize=LEASES_KEPT)(
+            lambda item, identifiers: storage.prefixed_key(item.key_for(*identifiers)))
 
     def hit(self, item: RateLimitItem, *identifiers: str, cost: int = 1) -> tuple[bool, WindowStats]:
         """Count ``cost`` against ``item``'s window for ``identifiers``: (within the limit, the window
@@ -95,27 +88,22 @@ class OneTripCounter:
         if self._hit is None:
             allowed = self._fallback.hit(item, *identifiers, cost=cost)
             return allowed, self._fallback.get_window_stats(item, *identifiers)
-        key = self.counter_key(item, identifiers)
+        key = self._counter_key(item, identifiers)
         now = time.time()
         with self._lock:
             lease = self._leases.get(key)
-            if lease is not None:
-                self._leases.move_to_end(key)
-                if now >= lease.ends:
-                    lease = None  # its window is over
-                elif lease.held >= cost:
-                    lease.held -= cost
-                    return True, WindowStats(lease.ends, lease.remaining(item.amount))
+            if lease is not None and now >= lease.ends:
+                lease = None  # its window is over
+            if lease is not None and lease.held >= cost:
+                lease.held -= cost
+                return True, WindowStats(lease.ends, lease.remaining(item.amount))
         size = cost if lease is None else \
             max(cost, min(LEASE_MAX, 2 * lease.size, (item.amount - lease.counted) // LEASE_SHARE))
         count, left_ms = (int(x) for x in self._hit([key], [item.get_expiry(), size]))
         within = item.amount - (count - size)  # how many of the hits just taken the limit allows
         taken = Lease(ends=now + max(left_ms, 0) / 1000, held=max(0, min(size, within) - cost), size=size, counted=count)
         with self._lock:
-            self._leases[key] = taken
-            self._leases.move_to_end(key)
-            while len(self._leases) > LEASES_KEPT:
-                self._leases.popitem(last=False)
+            self._leases.put(key, taken)
         if within < cost:
             return False, WindowStats(taken.ends, 0)
         return True, WindowStats(taken.ends, taken.remaining(item.amount))

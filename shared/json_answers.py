@@ -19,28 +19,20 @@ import orjson
 from flask.json.provider import DefaultJSONProvider
 
 _PASSED_ON = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS  # to ``default``
-_COMPACT = (",", ":")
+# the ``json.dumps`` arguments Flask's provider passes (compact, or indented in debug mode) -> orjson's options
+_ALIKE = (({"separators": (",", ":")}, orjson.OPT_SORT_KEYS | _PASSED_ON),
+          ({"indent": 2}, orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2 | _PASSED_ON))  # json.dumps: "," and ": "
 
 
 class SortedJSONProvider(DefaultJSONProvider):
     """``DefaultJSONProvider`` whose ``dumps`` is orjson's wherever both write the same JSON."""
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
-        indent, separators = kwargs.get("indent"), kwargs.get("separators")
-        options = self._options(indent, separators, set(kwargs) - {"indent", "separators"})
-        if options is not None:
-            try:
-                return orjson.dumps(obj, default=self.default, option=options).decode()
-            except TypeError:  # orjson's JSONEncodeError too: Flask's dumps writes it (or says why not)
-                pass
+        if self.sort_keys:
+            options = next((o for args, o in _ALIKE if kwargs == args), None)
+            if options is not None:
+                try:
+                    return orjson.dumps(obj, default=self.default, option=options).decode()
+                except TypeError:  # orjson's JSONEncodeError too: Flask's dumps writes it (or says why not)
+                    pass
         return super().dumps(obj, **kwargs)
-
-    def _options(self, indent, separators, others: set) -> int | None:
-        """orjson's options for what ``json.dumps`` would write with these arguments (None: not alike)."""
-        if others or not self.sort_keys:
-            return None
-        if indent is None and separators == _COMPACT:
-            return orjson.OPT_SORT_KEYS | _PASSED_ON
-        if indent == 2 and separators is None:  # json.dumps then separates with "," and ": "
-            return orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2 | _PASSED_ON
-        return None

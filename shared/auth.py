@@ -177,9 +177,9 @@ class Tokens:
         claims = self._claims(token)
         if claims is None or claims.expires_at <= self.clock():
             return None
-        if claims.player_id is not None and self.r is not None and claims.generation != self._generation(claims.player_id):
-            return None
-        return claims
+        if claims.player_id is None or self.r is None:  # a bot's token, or no revocation to check
+            return claims
+        return claims if claims.generation == self._generation(claims.player_id) else None
 
     def from_header(self, header: str | None) -> Principal | None:
         scheme, _, token = (header or "").partition(" ")

@@ -420,7 +420,8 @@ def _summary(stretches: list[dict], with_cpu: bool) -> dict:
     if with_cpu:
         out["worker_cpu_ms_per_request"] = round(sum(s["cpu_ms"] for s in stretches) / max(1, requests_made), 3)
     if all("client_cpu_ms" in s for s in stretches):  # the load's own CPU: it shares the machine's two cores
-        out["client_cpu_ms_per_request"] = round(sum(s["client_cpu_ms"] for s in stretches) / max(1, requests_made), 3)
+        client_ms = sum(s["client_cpu_ms"] for s in stretches)
+        out["client_cpu_ms_per_request"] = round(client_ms / max(1, requests_made), 3)
     return out
 
 

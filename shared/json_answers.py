@@ -19,9 +19,10 @@ import orjson
 from flask.json.provider import DefaultJSONProvider
 
 _PASSED_ON = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS  # to ``default``
-# the ``json.dumps`` arguments Flask's provider passes (compact, or indented in debug mode) -> orjson's options
+# the ``json.dumps`` arguments Flask's provider passes (compact; indented in debug mode, where
+# json.dumps separates with "," and ": " as orjson does) -> orjson's options
 _ALIKE = (({"separators": (",", ":")}, orjson.OPT_SORT_KEYS | _PASSED_ON),
-          ({"indent": 2}, orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2 | _PASSED_ON))  # json.dumps: "," and ": "
+          ({"indent": 2}, orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2 | _PASSED_ON))
 
 
 class SortedJSONProvider(DefaultJSONProvider):

@@ -299,7 +299,8 @@ def _refuse_constant(name: str):
 
 
 # json.loads with these arguments makes a decoder for every call; one does for all
-_CHECKED_DECODER = json.JSONDecoder(parse_int=_bounded_int, parse_float=_finite_float, parse_constant=_refuse_constant)
+_CHECKED_DECODER = json.JSONDecoder(parse_int=_bounded_int, parse_float=_finite_float,
+                                    parse_constant=_refuse_constant)
 
 
 def check_url_length() -> None:

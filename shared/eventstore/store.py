@@ -281,8 +281,8 @@ SNAPSHOTS_TRIED = 4  # snapshots a read looks through for one the installed code
 def keys(match_id: str) -> Mapping[str, str]:
     """The match's keys by role (one read-only mapping per match, made once per process)."""
     tag = f"{{m:{match_id}}}"
-    return MappingProxyType({k: f"{tag}:{k}" for k in ("log", "meta", "seed", "idem", "snaps", "audit", "deadlines",
-                                                       "packed")})
+    roles = ("log", "meta", "seed", "idem", "snaps", "audit", "deadlines", "packed")
+    return MappingProxyType({k: f"{tag}:{k}" for k in roles})
 
 
 def idempotency_key(match_id: str, field: str) -> str:

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 import redis
 from redis.cluster import ClusterNode, RedisCluster
 
+from .redisoptions import connection_options
+
 log = logging.getLogger("config")
 
 # Errors a Redis Cluster gives while a master is down or failing over: an outage, waited out like a
@@ -131,11 +133,17 @@ def store_client(config: Config, *, max_connections: int | None = None, wait_s: 
         options["max_connections"] = max_connections
     if not config.cluster:
         if wait_s is not None:
-            pool = redis.BlockingConnectionPool.from_url(config.redis_url, timeout=wait_s, **options)
+            pool = redis.BlockingConnectionPool.from_url(config.redis_url, timeout=wait_s, **connection_options(),
+                                                         **options)
             return redis.Redis(connection_pool=pool)
-        return redis.Redis.from_url(config.redis_url, **options)
-    if wait_s is not None:
-        options["connection_pool_class"] = functools.partial(redis.BlockingConnectionPool, timeout=wait_s)
+        return redis.Redis.from_url(config.redis_url, **connection_options(), **options)
+    # the connection options go to each node's pool (a cluster client takes no parser of its own),
+    # and to the client, which would otherwise give its pools its own notifications setting
+    connection = connection_options()
+    pool_class = redis.ConnectionPool if wait_s is None else functools.partial(redis.BlockingConnectionPool,
+                                                                                timeout=wait_s)
+    options["connection_pool_class"] = functools.partial(pool_class, **connection)
+    options["maint_notifications_config"] = connection["maint_notifications_config"]
     options.pop("health_check_interval")  # not a cluster option; the cluster client refreshes its own topology
     (host, port), *others = cluster_nodes(config)
     # Given a URL, redis-py builds each node's pool from ``connection_pool_class`` (else it ignores it).
@@ -155,7 +163,8 @@ def store_client(config: Config, *, max_connections: int | None = None, wait_s: 
 def queue_client(config: Config) -> redis.Redis:
     """The Redis of the RQ queues (bot turns): ``QUEUE_REDIS_URL``, else the match store (a single
     server; with a cluster ``QUEUE_REDIS_URL`` is required)."""
-    return redis.Redis.from_url(config.queue_redis_url or config.redis_url, health_check_interval=30)
+    return redis.Redis.from_url(config.queue_redis_url or config.redis_url, health_check_interval=30,
+                                **connection_options())
 
 
 def limits_storage_uri(config: Config) -> str:

@@ -239,5 +239,7 @@ def _pool_options(storage_uri: str) -> dict:
         return {}
     import redis
 
+    from .redisoptions import connection_options
+
     return {"connection_pool": redis.BlockingConnectionPool.from_url(
-        storage_uri, max_connections=POOL_CONNECTIONS, timeout=POOL_WAIT_S)}
+        storage_uri, max_connections=POOL_CONNECTIONS, timeout=POOL_WAIT_S, **connection_options())}

@@ -37,12 +37,20 @@ class HiredisParser(_HiredisParser):
     """hiredis's parser; ``can_read(0)`` answers "nothing to read" without a greenlet switch."""
 
     def can_read(self, timeout: float = 0) -> bool:
-        if timeout == 0 and self._reader is not None and self._sock is not None and not self._reader.has_data():
+        sock, reader = self._sock, self._reader
+        if timeout == 0 and sock is not None and reader is not None and not reader.has_data() \
+                and not _tls_pending(sock):
             poller = _os_poll()
-            poller.register(self._sock, select.POLLIN)
+            poller.register(sock, select.POLLIN)
             if not poller.poll(0):
                 return False
         return super().can_read(timeout)
+
+
+def _tls_pending(sock) -> bool:
+    """Bytes a TLS socket has decrypted but not yet handed over (no poll of the socket sees them)."""
+    pending = getattr(sock, "pending", None)
+    return bool(pending and pending())
 
 
 def connection_options() -> dict:

@@ -42,6 +42,9 @@ Timed (ratios against baselines in the same run; medians of ``--runs``):
   its moves' rate over its trivial rate, the row's the median of the runs'; beside each rate, the servers' worker CPU
   per request (``/proc``) and ``cpu_ratio``, the trivial endpoint's over the rules workers' — what
   the load of a shared machine moves far less than it moves the rates;
+* the same against a trivial endpoint whose Redis client has the services' own connection options
+  (``shared.redisoptions``; ``move_throughput_tuned_trivial``, beside the goal, not judged): the
+  plain endpoint pays a per-command cost under gevent that the services no longer do;
 * the same on a second stack whose Redis servers' every fsync is delayed by ``--fsync-delay-ms``
   (a cloud volume's 1-10 ms), by strace's own fault injection (``bench/syscalls.py``);
 * boardgame.io's server (``bench/peer.py``, in-memory, nothing persisted) with the same counter
@@ -319,9 +322,12 @@ def wait_until(predicate, timeout: float, what: str) -> None:
 
 
 # ----- timing -------------------------------------------------------------------------------------
-def start_trivial(stack: Stack) -> tuple[subprocess.Popen, str]:
+def start_trivial(stack: Stack, tuned: bool = False) -> tuple[subprocess.Popen, str]:
+    """The trivial endpoint (``bench/trivial_app.py``) on the stack's store; ``tuned``: its Redis
+    client with the services' connection options rather than redis-py's defaults."""
     port = localredis.free_port()
-    env = dict(os.environ, REDIS_URL=stack.store.url, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, REDIS_URL=stack.store.url, PYTHONPATH=str(ROOT),
+               TRIVIAL_REDIS_OPTIONS="project" if tuned else "")
     with open(stack.work / "trivial.log", "a") as log:
         proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.py", *RULES_GUNICORN,
                                  "-b", f"127.0.0.1:{port}", "bench.trivial_app:create_app()"], cwd=ROOT, env=env,
@@ -444,10 +450,8 @@ def throughput(stack: Stack, redis_note: str, seconds: float, runs: int,
                 if peer_at:
                     peers.append(peer.load(*peer_at, clients, seconds))
             m, t = _median_run(moves), _median_run(triv)
-            ratios = [a["rps"] / max(b["rps"], 1e-9) for a, b in zip(moves, triv)]
             rows.append(emit(bench="move_throughput", redis=redis_note, clients=clients, runs=runs, seconds=seconds,
-                             slice_s=SLICE_S, moves=m, trivial_xadd=t, ratio=round(median(ratios), 3),
-                             ratio_per_run=[round(x, 3) for x in ratios], cpu_ratio=_cpu_ratio(moves, triv),
+                             slice_s=SLICE_S, moves=m, trivial_xadd=t, **_ratios(moves, triv),
                              durability="each 201 on disk before the answer (appendfsync always)"))
             if peer_at:
                 p = _median_run(peers)
@@ -459,6 +463,37 @@ def throughput(stack: Stack, redis_note: str, seconds: float, runs: int,
         os.killpg(trivial.pid, 15)
         trivial.wait(30)
     return rows, peer_rows
+
+
+def tuned_baseline(stack: Stack, seconds: float, runs: int) -> list[dict]:
+    """Rows of moves/s against a trivial endpoint whose Redis client has the services' own
+    connection options (``shared.redisoptions``): how much of the ratio is the move path's own
+    and how much a per-command cost the plain endpoint pays (shown beside the goal, not judged)."""
+    trivial, trivial_url = start_trivial(stack, tuned=True)
+    trivial_workers, rules_workers = list(children.descendants(trivial.pid)), stack.rules_workers()
+    rows = []
+    try:
+        for clients in (1, 8):
+            plan = plans(stack, clients)
+            moves, triv = [], []
+            for _ in range(runs):
+                m, t = interleaved(plan, seconds, f"{trivial_url}/xadd", trivial_workers, rules_workers)
+                moves.append(m)
+                triv.append(t)
+            rows.append(emit(bench="move_throughput_tuned_trivial", clients=clients, runs=runs, seconds=seconds,
+                             moves=_median_run(moves), trivial_xadd=_median_run(triv), **_ratios(moves, triv),
+                             trivial_redis_options="shared.redisoptions.connection_options()"))
+    finally:
+        os.killpg(trivial.pid, 15)
+        trivial.wait(30)
+    return rows
+
+
+def _ratios(moves: list[dict], trivial: list[dict]) -> dict:
+    """Each run's moves/s over its own trivial rate, their median and the CPU ratio."""
+    ratios = [a["rps"] / max(b["rps"], 1e-9) for a, b in zip(moves, trivial)]
+    return {"ratio": round(median(ratios), 3), "ratio_per_run": [round(x, 3) for x in ratios],
+            "cpu_ratio": _cpu_ratio(moves, trivial)}
 
 
 def _cpu_ratio(moves: list[dict], trivial: list[dict]) -> float | None:
@@ -522,6 +557,7 @@ def main() -> None:
             counted["finishing"] = emit(**count_finishing(stack, max(2, cycles // 10), background))
             note = f"deploy/redis.conf (appendonly {settings.get('appendonly')}, appendfsync {settings.get('appendfsync')})"
             fast, peers = throughput(stack, note, seconds, runs, peer_at=(where, peer_url))
+            tuned_baseline(stack, seconds, runs)
         finally:
             stack.stop()
         slow = []

@@ -104,6 +104,10 @@ def test_a_quick_run_reports_counts_throughput_the_peer_and_the_goals(tmp_path):
         if "delayed" in r["redis"]:  # an injected delay is a floor that no load can lower
             assert r["trivial_xadd"]["p50_ms"] >= delay_ms and r["moves"]["p50_ms"] >= delay_ms
 
+    tuned = [r for r in rows if r["bench"] == "move_throughput_tuned_trivial"]  # an equally tuned baseline
+    assert [r["clients"] for r in tuned] == [1, 8]
+    assert all(r["moves"]["errors"] == 0 and r["trivial_xadd"]["errors"] == 0 and r["ratio"] > 0 for r in tuned)
+
     peers = [r for r in rows if r["bench"] == "move_throughput_peer"]
     assert [r["clients"] for r in peers] == [1, 8]
     assert all(r["peer"].startswith("boardgame.io ") and "nothing persisted" in r["durability"]
@@ -118,6 +122,7 @@ def test_a_quick_run_reports_counts_throughput_the_peer_and_the_goals(tmp_path):
     doc = out.read_text()
     assert "## The move path" in doc and "| cycle | cycles | store_commands_per_cycle |" in doc
     assert "| store_commands_per_human_cycle | <= 12 |" in doc
+    assert "| clients | moves.rps | trivial_xadd.rps | ratio | ratio_per_run | cpu_ratio |" in doc
 
 
 def test_the_throughput_loads_alternate_in_slices_and_each_adds_up_its_own(monkeypatch):

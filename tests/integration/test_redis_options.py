@@ -11,7 +11,10 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from shared import limits
 from shared.config import Config, queue_client, store_client
@@ -68,13 +71,17 @@ def test_a_reply_left_on_a_pooled_connection_is_never_read_as_the_next_command_s
 
 
 def test_a_connection_the_server_closed_is_replaced_before_the_next_command(redis_url):
-    client, admin = _client(redis_url), redis.Redis.from_url(redis_url)
+    # no retries: the next command must work at its first try
+    client = redis.Redis.from_url(redis_url, retry=Retry(NoBackoff(), 0), **connection_options())
+    admin = redis.Redis.from_url(redis_url)
     client.client_setname("doomed")
     conn = client.connection_pool.get_connection()
     doomed = next(c["id"] for c in admin.client_list() if c["name"] == "doomed")
     client.connection_pool.release(conn)
     admin.client_kill_filter(_id=doomed)
     assert select.select([conn._sock], [], [], 30)[0]  # the close has reached the socket
+    with pytest.raises(redis.ConnectionError):  # the check tells a closed socket from an idle one
+        conn.can_read()
     assert client.ping() is True
     assert "doomed" not in [c["name"] for c in admin.client_list()]
     admin.close()
@@ -83,8 +90,9 @@ def test_a_connection_the_server_closed_is_replaced_before_the_next_command(redi
 def test_every_client_the_project_makes_parses_with_it(redis_url):
     config = Config(redis_url=redis_url, queue_redis_url=redis_url)
     bounded = store_client(config, max_connections=4, wait_s=1)
-    for client in (store_client(config), bounded, queue_client(config)):
-        assert client.connection_pool.connection_kwargs["parser_class"] is HiredisParser
-    pool = limits._pool_options(redis_url)["connection_pool"]
-    assert pool.connection_kwargs["parser_class"] is HiredisParser
+    pools = [c.connection_pool for c in (store_client(config), bounded, queue_client(config))]
+    pools.append(limits._pool_options(redis_url)["connection_pool"])
+    for pool in pools:
+        assert pool.connection_kwargs["parser_class"] is HiredisParser
+        assert not pool.maint_notifications_enabled()  # None or False: the pool acts on the check
     assert isinstance(bounded.connection_pool.get_connection()._parser, HiredisParser)

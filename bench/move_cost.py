@@ -63,6 +63,7 @@ import threading
 import time
 import uuid
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import redis
@@ -431,14 +432,14 @@ def _summary(stretches: list[dict], with_cpu: bool) -> dict:
     return out
 
 
-def throughput(stack: Stack, redis_note: str, seconds: float, runs: int,
-               peer_at: tuple[Path, str] | None = None) -> tuple[list[dict], list[dict]]:
-    """Rows of moves/s against the trivial endpoint at 1 and 8 clients; with ``peer_at`` (the
-    boardgame.io install and server URL) the peer's rows too, each of its runs interleaved with
-    ours so that the machine's load of the moment weighs on all three alike."""
-    trivial, trivial_url = start_trivial(stack)
+def _against_trivial(stack: Stack, seconds: float, runs: int, *, tuned: bool = False,
+                     peer_at: tuple[Path, str] | None = None) -> Iterator[tuple[int, list, list, list]]:
+    """For 1 and 8 clients, ``runs`` interleaved loads of moves and of the trivial endpoint (started
+    here, ``tuned`` or not, and stopped after): (clients, the moves' runs, the trivial's runs, the
+    peer's runs — one after each of ours with ``peer_at``, so that the machine's load of the moment
+    weighs on all three alike)."""
+    trivial, trivial_url = start_trivial(stack, tuned)
     trivial_workers, rules_workers = list(children.descendants(trivial.pid)), stack.rules_workers()
-    rows, peer_rows = [], []
     try:
         for clients in (1, 8):
             plan = plans(stack, clients)
@@ -449,19 +450,28 @@ def throughput(stack: Stack, redis_note: str, seconds: float, runs: int,
                 triv.append(t)
                 if peer_at:
                     peers.append(peer.load(*peer_at, clients, seconds))
-            m, t = _median_run(moves), _median_run(triv)
-            rows.append(emit(bench="move_throughput", redis=redis_note, clients=clients, runs=runs, seconds=seconds,
-                             slice_s=SLICE_S, moves=m, trivial_xadd=t, **_ratios(moves, triv),
-                             durability="each 201 on disk before the answer (appendfsync always)"))
-            if peer_at:
-                p = _median_run(peers)
-                peer_rows.append(emit(bench="move_throughput_peer", peer=f"boardgame.io {peer.version()}",
-                                      clients=clients, runs=runs, seconds=seconds, moves=p,
-                                      ratio_ours_to_peer=round(m["rps"] / max(p["rps"], 1e-9), 3),
-                                      durability="in memory (boardgame.io's InMemory storage): nothing persisted"))
+            yield clients, moves, triv, peers
     finally:
         os.killpg(trivial.pid, 15)
         trivial.wait(30)
+
+
+def throughput(stack: Stack, redis_note: str, seconds: float, runs: int,
+               peer_at: tuple[Path, str] | None = None) -> tuple[list[dict], list[dict]]:
+    """Rows of moves/s against the trivial endpoint at 1 and 8 clients; with ``peer_at`` (the
+    boardgame.io install and server URL) the peer's rows too."""
+    rows, peer_rows = [], []
+    for clients, moves, triv, peers in _against_trivial(stack, seconds, runs, peer_at=peer_at):
+        m = _median_run(moves)
+        rows.append(emit(bench="move_throughput", redis=redis_note, clients=clients, runs=runs, seconds=seconds,
+                         slice_s=SLICE_S, moves=m, trivial_xadd=_median_run(triv), **_ratios(moves, triv),
+                         durability="each 201 on disk before the answer (appendfsync always)"))
+        if peers:
+            p = _median_run(peers)
+            peer_rows.append(emit(bench="move_throughput_peer", peer=f"boardgame.io {peer.version()}",
+                                  clients=clients, runs=runs, seconds=seconds, moves=p,
+                                  ratio_ours_to_peer=round(m["rps"] / max(p["rps"], 1e-9), 3),
+                                  durability="in memory (boardgame.io's InMemory storage): nothing persisted"))
     return rows, peer_rows
 
 
@@ -469,24 +479,10 @@ def tuned_baseline(stack: Stack, seconds: float, runs: int) -> list[dict]:
     """Rows of moves/s against a trivial endpoint whose Redis client has the services' own
     connection options (``shared.redisoptions``): how much of the ratio is the move path's own
     and how much a per-command cost the plain endpoint pays (shown beside the goal, not judged)."""
-    trivial, trivial_url = start_trivial(stack, tuned=True)
-    trivial_workers, rules_workers = list(children.descendants(trivial.pid)), stack.rules_workers()
-    rows = []
-    try:
-        for clients in (1, 8):
-            plan = plans(stack, clients)
-            moves, triv = [], []
-            for _ in range(runs):
-                m, t = interleaved(plan, seconds, f"{trivial_url}/xadd", trivial_workers, rules_workers)
-                moves.append(m)
-                triv.append(t)
-            rows.append(emit(bench="move_throughput_tuned_trivial", clients=clients, runs=runs, seconds=seconds,
-                             moves=_median_run(moves), trivial_xadd=_median_run(triv), **_ratios(moves, triv),
-                             trivial_redis_options="shared.redisoptions.connection_options()"))
-    finally:
-        os.killpg(trivial.pid, 15)
-        trivial.wait(30)
-    return rows
+    return [emit(bench="move_throughput_tuned_trivial", clients=clients, runs=runs, seconds=seconds,
+                 moves=_median_run(moves), trivial_xadd=_median_run(triv), **_ratios(moves, triv),
+                 trivial_redis_options="shared.redisoptions.connection_options()")
+            for clients, moves, triv, _ in _against_trivial(stack, seconds, runs, tuned=True)]
 
 
 def _ratios(moves: list[dict], trivial: list[dict]) -> dict:
